@@ -1,0 +1,103 @@
+# rdma-collect / rdma-analyze
+#
+#   make              build both programs in build/
+#   make check        build with -fsanitize=address,undefined -Werror in
+#                     build-check/ and run every test (tests/run.sh)
+#   make bench        speed, memory and size figures (tests/bench.sh)
+#   make install      PREFIX=/usr/local DESTDIR=
+#   make V=1          show the commands
+
+VERSION    := 0.1.0
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+SBINDIR    ?= $(PREFIX)/sbin
+MANDIR     ?= $(PREFIX)/share/man
+CC         ?= cc
+PKG_CONFIG ?= pkg-config
+BUILD      ?= build
+
+PKGS       := libarchive libzstd libpci
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS))
+
+CFLAGS     ?= -O2 -g
+WARN       := -std=c11 -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
+              -Wmissing-prototypes -Wvla
+ALL_CFLAGS := $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(PKG_CFLAGS) -Iinclude \
+              -D_GNU_SOURCE -DVERSION=\"$(VERSION)\" -MMD -MP
+ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_LDFLAGS)
+LIBS       := $(PKG_LIBS) -ldl
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+COMMON_SRC  := $(sort $(wildcard include/*.c))
+COLLECT_SRC := $(sort $(wildcard collect/*.c))
+ANALYZE_SRC := $(sort $(wildcard analyze/*.c))
+UNIT_SRC    := $(sort $(wildcard tests/unit/test-*.c))
+TOOL_SRC    := $(sort $(wildcard tests/tools/*.c))
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+COMMON_OBJ  := $(call obj,$(COMMON_SRC))
+COLLECT_OBJ := $(call obj,$(COLLECT_SRC))
+ANALYZE_OBJ := $(call obj,$(ANALYZE_SRC))
+COLLECT_LIB := $(filter-out $(BUILD)/obj/collect/main.o,$(COLLECT_OBJ))
+UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+TOOL_BIN    := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRC))
+
+all: $(BUILD)/rdma-collect $(BUILD)/rdma-analyze
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/rdma-collect: $(COLLECT_OBJ) $(COMMON_OBJ)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/rdma-analyze: $(ANALYZE_OBJ) $(COMMON_OBJ)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/test-%: tests/unit/test-%.c $(COLLECT_LIB) $(COMMON_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Icollect $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: tests/tools/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TOOL    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBS) \
+		$(if $(filter hangfs,$*),$(shell $(PKG_CONFIG) --cflags --libs fuse3 2>/dev/null))
+
+tests: all $(UNIT_BIN) $(TOOL_BIN)
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+             -fno-omit-frame-pointer
+
+check:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-check \
+		EXTRA_CFLAGS="$(SAN_FLAGS) -Werror -O1 -g" tests
+	$(Q)tests/run.sh build-check
+
+bench: all
+	$(Q)tests/bench.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(BUILD)/rdma-collect $(DESTDIR)$(SBINDIR)/rdma-collect
+	install -m 0755 $(BUILD)/rdma-analyze $(DESTDIR)$(BINDIR)/rdma-analyze
+	install -m 0644 collect/rdma-collect.8 $(DESTDIR)$(MANDIR)/man8/rdma-collect.8
+	install -m 0644 analyze/rdma-analyze.1 $(DESTDIR)$(MANDIR)/man1/rdma-analyze.1
+
+clean:
+	rm -rf build build-check
+
+.PHONY: all tests check bench install clean
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,1 @@
+build/obj/analyze/main.o: analyze/main.c

@@ -1,0 +1,526 @@
+/* ctx: how a source reads the node (live or under --root) and hands the
+ * evidence to the runner; runs in the source's child process. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "src.h"
+#include "util.h"
+#include "wire.h"
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+#define CTX_MAX_NAMES 100000
+/* an endless file (a misbehaving driver) is read this far past the cap */
+#define CTX_READ_FACTOR 4
+
+static int is_quiet(const int *quiet, int err)
+{
+	for (; quiet && *quiet; quiet++)
+		if (*quiet == err)
+			return 1;
+	return 0;
+}
+
+/* the root-relative form of an absolute path: "/sys/x" -> "sys/x" */
+static const char *rel(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+int ctx_open(struct ctx *c, const char *path, int flags)
+{
+	struct open_how how;
+	int fd;
+
+	flags |= O_CLOEXEC;
+	if (!ctx_is_root(c)) {
+		fd = open(path, flags);
+		return fd < 0 ? -errno : fd;
+	}
+	memset(&how, 0, sizeof(how));
+	how.flags = (uint64_t)flags;
+	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+	fd = (int)syscall(SYS_openat2, c->rootfd, rel(path), &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS)	/* kernels before 5.6 */
+		fd = openat(c->rootfd, rel(path), flags);
+	return fd < 0 ? -errno : fd;
+}
+
+/* open the directory holding path, and point *base at the last name */
+static int open_parent(struct ctx *c, const char *path, const char **base)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	if (!slash)
+		return -EINVAL;
+	*base = slash + 1;
+	n = (size_t)(slash - path);
+	if (n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, path, n);
+	dir[n] = 0;
+	return ctx_open(c, n ? dir : "/", O_PATH | O_DIRECTORY);
+}
+
+int ctx_lstat(struct ctx *c, const char *path, struct stat *st)
+{
+	const char *base;
+	int dfd, rc;
+
+	if (!ctx_is_root(c))
+		return lstat(path, st) < 0 ? -errno : 0;
+	if (!strcmp(rel(path), "."))
+		return fstat(c->rootfd, st) < 0 ? -errno : 0;
+	dfd = open_parent(c, path, &base);
+	if (dfd < 0)
+		return dfd;
+	rc = fstatat(dfd, base, st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
+	close(dfd);
+	return rc;
+}
+
+static int read_link(struct ctx *c, const char *path, char *out, size_t n)
+{
+	const char *base;
+	ssize_t len;
+	int dfd;
+
+	if (!ctx_is_root(c)) {
+		len = readlink(path, out, n - 1);
+	} else {
+		dfd = open_parent(c, path, &base);
+		if (dfd < 0)
+			return dfd;
+		len = readlinkat(dfd, base, out, n - 1);
+		if (len < 0)
+			len = -errno;
+		close(dfd);
+		if (len < 0)
+			return (int)len;
+	}
+	if (len < 0)
+		return -errno;
+	out[len] = 0;
+	return (int)len;
+}
+
+int ctx_resolve(struct ctx *c, const char *path, char *out, size_t n)
+{
+	char host[PATH_MAX], proc[64];
+	static char rootreal[PATH_MAX];
+	size_t rl;
+	ssize_t len;
+	int fd;
+
+	if (!ctx_is_root(c)) {
+		if (!realpath(path, host))
+			return -errno;
+		return check_snprintf(out, n, "%s", host) < 0 ? -ENAMETOOLONG : 0;
+	}
+	if (!rootreal[0] && !realpath(c->opts->root, rootreal))
+		return -errno;
+	fd = ctx_open(c, path, O_PATH);
+	if (fd < 0)
+		return fd;
+	xsnprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	len = readlink(proc, host, sizeof(host) - 1);
+	close(fd);
+	if (len < 0)
+		return -errno;
+	host[len] = 0;
+	rl = strlen(rootreal);
+	if (strncmp(host, rootreal, rl) || (host[rl] && host[rl] != '/'))
+		return -EXDEV;
+	return check_snprintf(out, n, "%s", host[rl] ? host + rl : "/") < 0 ?
+		-ENAMETOOLONG : 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int ctx_names(struct ctx *c, const char *path, char ***names)
+{
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0, alloc = 0;
+	DIR *d;
+	int fd;
+
+	*names = NULL;
+	fd = ctx_open(c, path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (n >= CTX_MAX_NAMES) {
+			c->errors++;
+			wire_send(c->wfd, W_ERR, 0, E2BIG, path, strlen(path),
+				  NULL, 0);
+			break;
+		}
+		if (n == alloc) {
+			alloc = alloc ? alloc * 2 : 32;
+			v = xrealloc(v, alloc * sizeof(*v));
+		}
+		v[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_names);
+	*names = v;
+	return (int)n;
+}
+
+void ctx_names_free(char **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int ctx_read(struct ctx *c, const char *path, struct buf *out)
+{
+	char chunk[65536];
+	size_t total = 0, limit;
+	struct stat st;
+	ssize_t r;
+	int fd;
+
+	buf_reset(out);
+	out->cap = c->opts->max_file;
+	limit = out->cap * CTX_READ_FACTOR;
+	fd = ctx_open(c, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -ENXIO;
+	}
+	for (;;) {
+		r = read(fd, chunk, sizeof(chunk));
+		if (r < 0) {
+			int err = errno;
+
+			if (err == EINTR)
+				continue;
+			close(fd);
+			return -err;
+		}
+		if (!r)
+			break;
+		buf_add_tail(out, chunk, (size_t)r);
+		total += (size_t)r;
+		if (total > limit) {
+			out->truncated = 1;
+			break;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+static int send_path(struct ctx *c, int type, int flags, uint32_t mode,
+		     const char *path, const void *data, size_t len)
+{
+	const char *r = rel(path);
+
+	return wire_send(c->wfd, type, flags, mode, r, strlen(r), data, len);
+}
+
+static void count_error(struct ctx *c, const char *path, int err)
+{
+	if (err == EACCES || err == EPERM)
+		c->denied++;
+	else if (err == ENOENT)
+		c->missing++;
+	else
+		c->errors++;
+	if (err != ENOENT)
+		send_path(c, W_ERR, 0, (uint32_t)err, path, NULL, 0);
+}
+
+static int file_to(struct ctx *c, const char *path, const char *bpath,
+		   const int *quiet)
+{
+	struct buf b = BUF_INIT;
+	char key[256];
+	struct stat st;
+	int rc;
+
+	if (path_device_key(path, key, sizeof(key))) {
+		if (ctx_quarantined(c, key))
+			return -EIO;
+		ctx_progress(c, key, path);
+	} else {
+		ctx_progress(c, "", path);
+	}
+	rc = ctx_read(c, path, &b);
+	if (rc < 0) {
+		if (!is_quiet(quiet, -rc))
+			count_error(c, path, -rc);
+		buf_release(&b);
+		return rc;
+	}
+	st.st_mode = 0444;
+	if (ctx_lstat(c, path, &st) < 0)
+		st.st_mode = 0444;
+	rc = send_path(c, W_FILE, b.truncated ? WF_TRUNC : 0,
+		       st.st_mode & 07777, bpath, b.buf, b.len);
+	if (!rc)
+		c->files++;
+	buf_release(&b);
+	return rc;
+}
+
+int ctx_file_quiet(struct ctx *c, const char *path, const int *quiet)
+{
+	return file_to(c, path, path, quiet);
+}
+
+int ctx_file(struct ctx *c, const char *path)
+{
+	return file_to(c, path, path, NULL);
+}
+
+int ctx_file_to(struct ctx *c, const char *path, const char *bpath)
+{
+	return file_to(c, path, bpath, NULL);
+}
+
+int ctx_link(struct ctx *c, const char *path)
+{
+	char target[PATH_MAX];
+	int rc;
+
+	rc = read_link(c, path, target, sizeof(target));
+	if (rc < 0) {
+		if (rc != -EINVAL)
+			count_error(c, path, -rc);
+		return rc;
+	}
+	return send_path(c, W_LINK, 0, 0777, path, target, strlen(target));
+}
+
+static int walk(struct ctx *c, const char *path, size_t toplen, int depth,
+		const struct tree_opts *o)
+{
+	char **names, full[PATH_MAX], key[256];
+	struct stat st;
+	int n, i, rc;
+
+	n = ctx_names(c, path, &names);
+	if (n < 0) {
+		count_error(c, path, -n);
+		return n;
+	}
+	for (i = 0; i < n; i++) {
+		int isdir;
+
+		if (check_snprintf(full, sizeof(full), "%s/%s",
+				   strcmp(path, "/") ? path : "", names[i]) < 0)
+			continue;
+		rc = ctx_lstat(c, full, &st);
+		if (rc < 0) {
+			count_error(c, full, -rc);
+			continue;
+		}
+		isdir = S_ISDIR(st.st_mode);
+		if (o && o->skip &&
+		    o->skip(names[i], full + (toplen < strlen(full) ?
+					      toplen + 1 : strlen(full)), isdir))
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			ctx_link(c, full);
+		} else if (isdir) {
+			if (path_device_key(full, key, sizeof(key)) &&
+			    ctx_quarantined(c, key))
+				continue;
+			send_path(c, W_DIR, 0, st.st_mode & 07777, full, NULL, 0);
+			if (!o || !o->max_depth || depth < o->max_depth)
+				walk(c, full, toplen, depth + 1, o);
+		} else if (S_ISREG(st.st_mode)) {
+			file_to(c, full, full, o ? o->quiet : NULL);
+		}
+	}
+	ctx_names_free(names, n);
+	return 0;
+}
+
+int ctx_tree(struct ctx *c, const char *path, const struct tree_opts *o)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	rc = ctx_lstat(c, path, &st);
+	if (rc < 0)
+		return rc;
+	if (S_ISLNK(st.st_mode)) {
+		ctx_link(c, path);
+		rc = ctx_resolve(c, path, real, sizeof(real));
+		if (rc < 0)
+			return rc;
+		path = real;
+		rc = ctx_lstat(c, path, &st);
+		if (rc < 0)
+			return rc;
+	}
+	if (S_ISREG(st.st_mode))
+		return file_to(c, path, path, o ? o->quiet : NULL);
+	if (!S_ISDIR(st.st_mode))
+		return -ENXIO;
+	send_path(c, W_DIR, 0, st.st_mode & 07777, path, NULL, 0);
+	return walk(c, path, strlen(path), 1, o);
+}
+
+int ctx_emit(struct ctx *c, const char *bpath, const void *data, size_t len)
+{
+	char p[PATH_MAX];
+	int rc;
+
+	xsnprintf(p, sizeof(p), "%s/%s", "rdma-collect", bpath);
+	rc = wire_send(c->wfd, W_FILE, 0, 0644, p, strlen(p), data, len);
+	if (!rc)
+		c->files++;
+	return rc;
+}
+
+int ctx_emit_buf(struct ctx *c, const char *bpath, const struct buf *b)
+{
+	return ctx_emit(c, bpath, b->buf, b->len);
+}
+
+int ctx_stored(struct ctx *c, const char *sub)
+{
+	char p[PATH_MAX];
+	unsigned long before = c->files;
+	struct stat st;
+	int rc;
+
+	if (!ctx_is_root(c))
+		return -ENOENT;
+	xsnprintf(p, sizeof(p), "/rdma-collect/%s", sub);
+	rc = ctx_lstat(c, p, &st);
+	if (rc < 0)
+		return rc;
+	rc = ctx_tree(c, p, NULL);
+	if (rc < 0)
+		return rc;
+	return (int)(c->files - before);
+}
+
+void ctx_progress(struct ctx *c, const char *key, const char *what)
+{
+	wire_send(c->wfd, W_BEGIN, 0, 0, key, strlen(key), what, strlen(what));
+}
+
+int ctx_quarantined(struct ctx *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->nquarantine; i++)
+		if (!strcmp(c->quarantine[i], key))
+			return 1;
+	return 0;
+}
+
+void ctx_note(struct ctx *c, const char *key, const char *fmt, ...)
+{
+	char val[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	wire_send(c->wfd, W_NOTE, 0, 0, key, strlen(key), val, strlen(val));
+}
+
+void ctx_reason(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->reason, sizeof(c->reason), fmt, ap);
+	va_end(ap);
+}
+
+static int is_bdf(const char *s, size_t n)
+{
+	/* dddd:bb:dd.f */
+	static const char shape[] = "xxxx:xx:xx.x";
+	size_t i;
+
+	if (n != sizeof(shape) - 1)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (shape[i] == 'x' ? !strchr("0123456789abcdef", s[i]) :
+				      s[i] != shape[i])
+			return 0;
+	}
+	return 1;
+}
+
+const char *path_device_key(const char *path, char *out, size_t n)
+{
+	const char *p, *e, *bdf = NULL;
+	size_t bdflen = 0;
+	static const char *const parents[] = {
+		"/infiniband/", "/net/", NULL,
+	};
+	int i;
+
+	for (i = 0; parents[i]; i++) {
+		p = strstr(path, parents[i]);
+		if (!p)
+			continue;
+		p += strlen(parents[i]);
+		e = strchrnul(p, '/');
+		if (e > p && (size_t)(e - p) < n) {
+			memcpy(out, p, (size_t)(e - p));
+			out[e - p] = 0;
+			return out;
+		}
+	}
+	for (p = path; *p; p = e) {
+		while (*p == '/')
+			p++;
+		e = strchrnul(p, '/');
+		if (is_bdf(p, (size_t)(e - p))) {
+			bdf = p;
+			bdflen = (size_t)(e - p);
+		}
+	}
+	if (bdf && bdflen < n) {
+		memcpy(out, bdf, bdflen);
+		out[bdflen] = 0;
+		return out;
+	}
+	return NULL;
+}

@@ -1,0 +1,295 @@
+/* rdma-collect: command line; everything else lives elsewhere */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bundle.h"
+#include "collect.h"
+#include "log.h"
+#include "src.h"
+#include "util.h"
+
+#ifndef VERSION
+#define VERSION "0.0.0"
+#endif
+
+static const char usage_text[] =
+"usage: rdma-collect [options]\n"
+"\n"
+"Snapshot a node's RDMA evidence (PCI, modules, /dev/infiniband, sysfs,\n"
+"verbs, netdevs and PFC, kernel log, limits, IOMMU, NCCL settings) into\n"
+"one <host>-<UTC time>.rdma.tar.zst.  Read-only; never hangs.\n"
+"\n"
+"  -o, --output PATH       folder for the bundle (default: .), or a file\n"
+"                          name ending in .rdma.tar.zst\n"
+"  -r, --root DIR          read DIR as if it were / (a fixture tree or an\n"
+"                          unpacked bundle) instead of the live node\n"
+"  -s, --sample SECONDS    read every counter a second time after SECONDS\n"
+"                          (1-3600), so one bundle yields rates\n"
+"  -p, --pid PID           also collect the limits and the NCCL/UCX/MPI\n"
+"                          environment of process PID (repeatable)\n"
+"  -a, --attach FILE       add FILE (NCCL log, perftest output, ...) under\n"
+"                          rdma-collect/attach/ (repeatable)\n"
+"      --commands          also run the allowlisted external commands\n"
+"                          (mlxlink, mlxconfig -q, nvidia-smi topo -m, ...)\n"
+"      --command-path DIRS where to look for them, colon-separated\n"
+"                          (default: " COLLECT_COMMAND_PATH ")\n"
+"      --redact            replace hostnames, addresses, GUIDs, node\n"
+"                          descriptions, user names and environment values\n"
+"                          with keyed pseudonyms\n"
+"      --redact-key FILE   the key for --redact (created with a random key\n"
+"                          if FILE does not exist); default: a new key\n"
+"                          written beside the bundle as <bundle>.key\n"
+"      --deadline SECONDS  finish within SECONDS plus the --sample interval\n"
+"                          (default 30)\n"
+"      --timeout SECONDS   deadline of each source (default: the source's own)\n"
+"      --max-file BYTES    keep at most the last BYTES of a file (default 4M)\n"
+"      --max-bundle BYTES  cap on all evidence, uncompressed (default 256M)\n"
+"      --only LIST         run only these sources (comma-separated)\n"
+"      --skip LIST         do not run these sources\n"
+"      --list-sources      print the sources and exit\n"
+"  -q, --quiet             print only errors\n"
+"  -v, --verbose           say what each source did\n"
+"  -h, --help              print this help\n"
+"  -V, --version           print the version\n"
+"\n"
+"Exit status: 0 bundle written (a source that failed is recorded in the\n"
+"manifest, it does not fail the bundle); 2 usage error; 3 the bundle could\n"
+"not be written; 4 interrupted by a signal (no bundle is left behind).\n"
+"SOURCE_DATE_EPOCH fixes the timestamps for byte-identical bundles.\n";
+
+enum {
+	OPT_COMMANDS = 256,
+	OPT_COMMAND_PATH,
+	OPT_REDACT,
+	OPT_REDACT_KEY,
+	OPT_DEADLINE,
+	OPT_TIMEOUT,
+	OPT_MAX_FILE,
+	OPT_MAX_BUNDLE,
+	OPT_ONLY,
+	OPT_SKIP,
+	OPT_LIST,
+};
+
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "root", required_argument, NULL, 'r' },
+	{ "sample", required_argument, NULL, 's' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "attach", required_argument, NULL, 'a' },
+	{ "commands", no_argument, NULL, OPT_COMMANDS },
+	{ "command-path", required_argument, NULL, OPT_COMMAND_PATH },
+	{ "redact", no_argument, NULL, OPT_REDACT },
+	{ "redact-key", required_argument, NULL, OPT_REDACT_KEY },
+	{ "deadline", required_argument, NULL, OPT_DEADLINE },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "max-file", required_argument, NULL, OPT_MAX_FILE },
+	{ "max-bundle", required_argument, NULL, OPT_MAX_BUNDLE },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "skip", required_argument, NULL, OPT_SKIP },
+	{ "list-sources", no_argument, NULL, OPT_LIST },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage_error(const char *fmt, const char *arg)
+	__attribute__((format(printf, 1, 0)));
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	char msg[512];
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(msg, sizeof(msg), fmt, arg);
+#pragma GCC diagnostic pop
+	fprintf(stderr, "rdma-collect: %s\n"
+		"Try 'rdma-collect --help' for more information.\n", msg);
+	return COLLECT_EXIT_USAGE;
+}
+
+/* "4M", "512k", "1048576" */
+static int parse_size(const char *s, size_t *out)
+{
+	char num[32];
+	size_t n = strlen(s), mult = 1;
+	unsigned long long v;
+
+	if (!n || n >= sizeof(num))
+		return -1;
+	memcpy(num, s, n + 1);
+	switch (num[n - 1]) {
+	case 'k': case 'K': mult = 1024; break;
+	case 'm': case 'M': mult = 1024 * 1024; break;
+	case 'g': case 'G': mult = 1024 * 1024 * 1024; break;
+	default: break;
+	}
+	if (mult > 1)
+		num[n - 1] = 0;
+	if (parse_ull(num, 10, (1ull << 40) / mult, &v) < 0 || !v)
+		return -1;
+	*out = (size_t)v * mult;
+	return 0;
+}
+
+static int check_sources(const char *list)
+{
+	const char *p = list;
+	size_t i;
+
+	while (*p) {
+		const char *e = strchrnul(p, ',');
+		int found = 0;
+
+		for (i = 0; i < nsources; i++)
+			if (strlen(sources[i]->name) == (size_t)(e - p) &&
+			    !strncmp(sources[i]->name, p, (size_t)(e - p)))
+				found = 1;
+		if (!found) {
+			fprintf(stderr, "rdma-collect: unknown source '%.*s' "
+				"(see --list-sources)\n", (int)(e - p), p);
+			return -1;
+		}
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct collect_opts o;
+	struct collect_args a;
+	long long v;
+	size_t i;
+	int c;
+
+	log_prog = "rdma-collect";
+	memset(&o, 0, sizeof(o));
+	memset(&a, 0, sizeof(a));
+	o.deadline_ms = 30000;
+	o.max_file = 4u << 20;
+	o.max_bundle = 256u << 20;
+	o.command_path = COLLECT_COMMAND_PATH;
+	a.output = ".";
+	a.argc = argc;
+	a.argv = argv;
+
+	while ((c = getopt_long(argc, argv, "o:r:s:p:a:qvhV", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a.output = optarg;
+			break;
+		case 'r':
+			o.root = optarg;
+			break;
+		case 's':
+			if (parse_ll(optarg, 10, 1, 3600, &v) < 0)
+				return usage_error("invalid --sample '%s' "
+						   "(1-3600 seconds)", optarg);
+			o.sample_s = (int)v;
+			break;
+		case 'p':
+			if (parse_ll(optarg, 10, 1, INT_MAX, &v) < 0)
+				return usage_error("invalid --pid '%s'", optarg);
+			o.pids = xrealloc(o.pids, (size_t)(o.npids + 1) *
+					  sizeof(*o.pids));
+			o.pids[o.npids++] = (int)v;
+			break;
+		case 'a':
+			o.attach = xrealloc(o.attach, (size_t)(o.nattach + 1) *
+					    sizeof(*o.attach));
+			o.attach[o.nattach++] = optarg;
+			break;
+		case OPT_COMMANDS:
+			o.commands = 1;
+			break;
+		case OPT_COMMAND_PATH:
+			o.command_path = optarg;
+			break;
+		case OPT_REDACT:
+			a.redact = 1;
+			break;
+		case OPT_REDACT_KEY:
+			a.redact = 1;
+			a.redact_key = optarg;
+			break;
+		case OPT_DEADLINE:
+			if (parse_ll(optarg, 10, 1, 3600, &v) < 0)
+				return usage_error("invalid --deadline '%s' "
+						   "(1-3600 seconds)", optarg);
+			o.deadline_ms = (int)v * 1000;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_ll(optarg, 10, 1, 3600, &v) < 0)
+				return usage_error("invalid --timeout '%s' "
+						   "(1-3600 seconds)", optarg);
+			o.source_timeout_ms = (int)v * 1000;
+			break;
+		case OPT_MAX_FILE:
+			if (parse_size(optarg, &o.max_file) < 0)
+				return usage_error("invalid --max-file '%s'",
+						   optarg);
+			break;
+		case OPT_MAX_BUNDLE:
+			if (parse_size(optarg, &o.max_bundle) < 0)
+				return usage_error("invalid --max-bundle '%s'",
+						   optarg);
+			break;
+		case OPT_ONLY:
+			o.only = optarg;
+			break;
+		case OPT_SKIP:
+			o.skip = optarg;
+			break;
+		case OPT_LIST:
+			a.list = 1;
+			break;
+		case 'q':
+			a.quiet = 1;
+			break;
+		case 'v':
+			log_verbose++;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return collect_close_stdout();
+		case 'V':
+			printf("rdma-collect %s (bundle format %d)\n", VERSION,
+			       BUNDLE_FORMAT_VERSION);
+			return collect_close_stdout();
+		default:
+			fprintf(stderr, "Try 'rdma-collect --help' for more "
+				"information.\n");
+			return COLLECT_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if ((o.only && check_sources(o.only) < 0) ||
+	    (o.skip && check_sources(o.skip) < 0))
+		return COLLECT_EXIT_USAGE;
+	if (a.list) {
+		for (i = 0; i < nsources; i++)
+			printf("%-10s %s\n", sources[i]->name, sources[i]->help);
+		return collect_close_stdout();
+	}
+	if (o.root) {
+		struct stat st;
+
+		if (stat(o.root, &st) < 0 || !S_ISDIR(st.st_mode))
+			return usage_error("--root '%s' is not a folder",
+					   o.root);
+	}
+	return collect_main(&o, &a);
+}

@@ -1,0 +1,18 @@
+/* registry: every evidence source, in the order they run.
+ *
+ * The order matters: identity first (the manifest and redaction read it),
+ * sysfs before netdev (the netdevs to collect come from the RDMA ports),
+ * sample last (it re-reads the counters the first pass read).
+ */
+#include "src.h"
+#include "util.h"
+
+extern const struct source src_identity;
+extern const struct source src_modules;
+
+const struct source *const sources[] = {
+	&src_identity,
+	&src_modules,
+};
+
+const size_t nsources = ARRAY_SIZE(sources);

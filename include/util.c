@@ -1,0 +1,107 @@
+/* util: checked parsing and formatting helpers */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "util.h"
+
+int parse_ll(const char *s, int base, long long min, long long max,
+	     long long *out)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s) {
+		errno = EINVAL;
+		return -1;
+	}
+	errno = 0;
+	v = strtoll(s, &end, base);
+	if (errno)
+		return -1;
+	if (*end) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (v < min || v > max) {
+		errno = ERANGE;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_ull(const char *s, int base, unsigned long long max,
+	      unsigned long long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-') {
+		errno = EINVAL;
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno)
+		return -1;
+	if (*end) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (v > max) {
+		errno = ERANGE;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+void xsnprintf(char *dst, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(dst, n, fmt, ap);
+	va_end(ap);
+	if (len < 0 || (size_t)len >= n)
+		die("string too long for buffer: '%.40s...'", dst);
+}
+
+int check_snprintf(char *dst, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(dst, n, fmt, ap);
+	va_end(ap);
+	if (len < 0 || (size_t)len >= n) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return len;
+}
+
+int64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int64_t mono_ms(void)
+{
+	return mono_us() / 1000;
+}
+
+int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
