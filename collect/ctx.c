@@ -205,7 +205,9 @@ void ctx_names_free(char **names, int n)
 	free(names);
 }
 
-int ctx_read(struct ctx *c, const char *path, struct buf *out)
+/* read a regular file, keeping the tail past the cap; *mode gets its mode */
+static int read_file(struct ctx *c, const char *path, struct buf *out,
+		     uint32_t *mode)
 {
 	char chunk[65536];
 	size_t total = 0, limit;
@@ -223,6 +225,8 @@ int ctx_read(struct ctx *c, const char *path, struct buf *out)
 		close(fd);
 		return S_ISDIR(st.st_mode) ? -EISDIR : -ENXIO;
 	}
+	if (mode)
+		*mode = st.st_mode & 07777;
 	for (;;) {
 		r = read(fd, chunk, sizeof(chunk));
 		if (r < 0) {
@@ -244,6 +248,11 @@ int ctx_read(struct ctx *c, const char *path, struct buf *out)
 	}
 	close(fd);
 	return 0;
+}
+
+int ctx_read(struct ctx *c, const char *path, struct buf *out)
+{
+	return read_file(c, path, out, NULL);
 }
 
 static int send_path(struct ctx *c, int type, int flags, uint32_t mode,
@@ -270,8 +279,8 @@ static int file_to(struct ctx *c, const char *path, const char *bpath,
 		   const int *quiet)
 {
 	struct buf b = BUF_INIT;
+	uint32_t mode = 0444;
 	char key[256];
-	struct stat st;
 	int rc;
 
 	if (path_device_key(path, key, sizeof(key))) {
@@ -281,18 +290,15 @@ static int file_to(struct ctx *c, const char *path, const char *bpath,
 	} else {
 		ctx_progress(c, "", path);
 	}
-	rc = ctx_read(c, path, &b);
+	rc = read_file(c, path, &b, &mode);
 	if (rc < 0) {
 		if (!is_quiet(quiet, -rc))
 			count_error(c, path, -rc);
 		buf_release(&b);
 		return rc;
 	}
-	st.st_mode = 0444;
-	if (ctx_lstat(c, path, &st) < 0)
-		st.st_mode = 0444;
-	rc = send_path(c, W_FILE, b.truncated ? WF_TRUNC : 0,
-		       st.st_mode & 07777, bpath, b.buf, b.len);
+	rc = send_path(c, W_FILE, b.truncated ? WF_TRUNC : 0, mode, bpath,
+		       b.buf, b.len);
 	if (!rc)
 		c->files++;
 	buf_release(&b);
@@ -398,6 +404,16 @@ int ctx_tree(struct ctx *c, const char *path, const struct tree_opts *o)
 		return -ENXIO;
 	send_path(c, W_DIR, 0, st.st_mode & 07777, path, NULL, 0);
 	return walk(c, path, strlen(path), 1, o);
+}
+
+int ctx_put(struct ctx *c, const char *path, const void *data, size_t len,
+	    unsigned mode)
+{
+	int rc = send_path(c, W_FILE, 0, mode, path, data, len);
+
+	if (!rc)
+		c->files++;
+	return rc;
 }
 
 int ctx_emit(struct ctx *c, const char *bpath, const void *data, size_t len)

@@ -8,11 +8,17 @@
 #include "util.h"
 
 extern const struct source src_identity;
+extern const struct source src_pci;
 extern const struct source src_modules;
+extern const struct source src_devnodes;
+extern const struct source src_sysfs;
 
 const struct source *const sources[] = {
 	&src_identity,
+	&src_pci,
 	&src_modules,
+	&src_devnodes,
+	&src_sysfs,
 };
 
 const size_t nsources = ARRAY_SIZE(sources);

@@ -41,13 +41,13 @@ static int collect(struct ctx *c)
 	size_t i;
 	int n, k;
 
-	for (i = 0; i < ARRAY_SIZE(files); i++)
-		ctx_file(c, files[i]);
-	/* os-release may be only under /usr/lib, /etc/os-release a link */
+	/* /etc/os-release is often a link to /usr/lib/os-release */
 	if (!ctx_lstat(c, "/etc/os-release", &st) && S_ISLNK(st.st_mode)) {
 		ctx_link(c, "/etc/os-release");
 		ctx_file(c, "/usr/lib/os-release");
 	}
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		ctx_file(c, files[i]);
 	n = ctx_names(c, "/sys/devices/system/node", &names);
 	for (k = 0; k < n; k++) {
 		if (strncmp(names[k], "node", 4) ||

@@ -114,6 +114,11 @@ struct tree_opts {
 };
 int ctx_tree(struct ctx *c, const char *path, const struct tree_opts *o);
 
+/* store bytes obtained another way (a library read) under the node path
+ * they came from; 0 or -errno */
+int ctx_put(struct ctx *c, const char *path, const void *data, size_t len,
+	    unsigned mode);
+
 /* --- evidence that is not a file (under the reserved folder) --- */
 
 /* bpath is relative, under "rdma-collect/" */

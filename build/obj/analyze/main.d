@@ -1,1 +1,0 @@
-build/obj/analyze/main.o: analyze/main.c

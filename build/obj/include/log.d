@@ -1,2 +1,0 @@
-build/obj/include/log.o: include/log.c include/log.h
-include/log.h:
