@@ -12,6 +12,10 @@ extern const struct source src_pci;
 extern const struct source src_modules;
 extern const struct source src_devnodes;
 extern const struct source src_sysfs;
+extern const struct source src_klog;
+extern const struct source src_limits;
+extern const struct source src_iommu;
+extern const struct source src_nccl;
 
 const struct source *const sources[] = {
 	&src_identity,
@@ -19,6 +23,10 @@ const struct source *const sources[] = {
 	&src_modules,
 	&src_devnodes,
 	&src_sysfs,
+	&src_klog,
+	&src_limits,
+	&src_iommu,
+	&src_nccl,
 };
 
 const size_t nsources = ARRAY_SIZE(sources);
