@@ -1,4 +1,5 @@
 /* util: checked parsing and formatting helpers */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@ int parse_ll(const char *s, int base, long long min, long long max,
 	char *end;
 	long long v;
 
-	if (!s || !*s) {
+	if (!s || !*s || isspace((unsigned char)*s)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -41,7 +42,7 @@ int parse_ull(const char *s, int base, unsigned long long max,
 	char *end;
 	unsigned long long v;
 
-	if (!s || !*s || *s == '-') {
+	if (!s || !*s || *s == '-' || isspace((unsigned char)*s)) {
 		errno = EINVAL;
 		return -1;
 	}
