@@ -87,6 +87,17 @@ check:
 bench: all
 	$(Q)tests/bench.sh $(BUILD)
 
+# the README's first command: collect this machine, list the bundle, and
+# list the shipped sample bundles
+demo: all
+	$(Q)b=$$($(BUILD)/rdma-collect -o $(BUILD)) && \
+		$(BUILD)/rdma-analyze list $$b samples/*.rdma.tar.zst | \
+		grep -v '^  ' && echo "demo: this machine's bundle is $$b"
+
+# rebuild samples/ from the fixture nodes (byte-identical each time)
+samples: all
+	$(Q)tests/mksamples.sh $(BUILD)
+
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1
@@ -98,6 +109,6 @@ install: all
 clean:
 	rm -rf build build-check
 
-.PHONY: all tests check bench install clean
+.PHONY: all tests check bench demo samples install clean
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

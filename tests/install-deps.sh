@@ -1,0 +1,24 @@
+#!/bin/sh
+# Install what building and testing rdma-collect / rdma-analyze needs on
+# Debian 12 (run as root).  Packages already present are left alone.
+set -eu
+pkgs="make gcc libc6-dev pkg-config tar zstd
+libarchive-dev libzstd-dev libpci-dev libibverbs-dev libibumad-dev
+libibmad-dev libibnetdisc-dev libsqlite3-dev
+fuse3 libfuse3-dev pciutils ethtool iproute2 util-linux python3"
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "install-deps: need root to install:$missing" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+echo "install-deps: all build and test dependencies are installed"
