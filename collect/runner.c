@@ -147,6 +147,12 @@ static void handle(struct run *r, int si, struct attempt *at,
 			data = xrealloc(data, h->dlen + 1);
 			data[h->dlen] = 0;
 		}
+		if (sr->src->max_bytes &&
+		    sr->bytes + h->dlen > sr->src->max_bytes) {
+			sr->capped++;
+			free(data);
+			return;
+		}
 		rc = store_add(&r->store, type, p, data, h->dlen, h->mode,
 			       h->flags & WF_TRUNC, si);
 		if (!rc) {
@@ -436,6 +442,14 @@ static void run_one(struct run *r, int si)
 				 (int)hung.len - 2, hung.buf);
 			break;
 		}
+	}
+	if (sr->capped && sr->status <= BST_PARTIAL) {
+		sr->status = BST_PARTIAL;
+		snprintf(sr->reason + strlen(sr->reason),
+			 sizeof(sr->reason) - strlen(sr->reason),
+			 "%s%lu entries dropped: the source's size cap (%zu "
+			 "bytes) was reached", sr->reason[0] ? "; " : "",
+			 sr->capped, sr->src->max_bytes);
 	}
 	if (sr->dropped && sr->status <= BST_PARTIAL) {
 		sr->status = BST_PARTIAL;

@@ -20,7 +20,7 @@ struct src_run {
 	char reason[1024];
 	int64_t start_us;
 	int64_t dur_ms;
-	unsigned long files, bytes, denied, missing, errors, dropped;
+	unsigned long files, bytes, denied, missing, errors, dropped, capped;
 	int attempts;
 	int ran;
 	struct buf errlist;	/* "path\terrno-name\n", first few */
