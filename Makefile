@@ -84,7 +84,7 @@ check:
 		EXTRA_CFLAGS="$(SAN_FLAGS) -Werror -O1 -g" tests
 	$(Q)tests/run.sh build-check
 
-bench: all
+bench: all $(TOOL_BIN)
 	$(Q)tests/bench.sh $(BUILD)
 
 # the README's first command: collect this machine, list the bundle, and

@@ -12,7 +12,9 @@
 #include "collect.h"
 #include "log.h"
 #include "manifest.h"
+#include "redact.h"
 #include "runner.h"
+#include "scrub.h"
 #include "util.h"
 
 #define ZSTD_LEVEL 9
@@ -114,15 +116,97 @@ static void summary(struct run *r, const char *path)
 	buf_release(&b);
 }
 
+/* --redact: the key, the hostname literals, the store and the run's text,
+ * the manifest's hostname, command line and root.  A key made here (no
+ * --redact-key) is only in memory: it names nothing, so the bundle can be
+ * named from the pseudonymized hostname first and the key written to
+ * "<bundle>.key" afterwards, before the bundle itself. */
+struct redaction {
+	struct redact *r;
+	unsigned char key[REDACT_KEY_LEN];
+	char key_id[17];
+	int key_pending;	/* write the key beside the bundle */
+	int key_created;	/* a key file was created (notice) */
+	char keyfile[PATH_MAX + 8];
+	char **argv;
+	char *root;
+};
+
+static char *redact_str(struct redact *r, const char *s)
+{
+	struct buf b = BUF_INIT;
+
+	redact_text(r, s, strlen(s), &b);
+	return buf_detach(&b, NULL);
+}
+
+static int redaction_apply(struct redaction *rd, struct run *r,
+			   struct collect_opts *o, const struct collect_args *a,
+			   struct manifest_info *mi, char **hostname)
+{
+	char pseudo[128], *etc;
+	int k;
+
+	if (a->redact_key) {
+		if (scrub_load_key(a->redact_key, rd->key, &rd->key_created))
+			return -1;
+		xsnprintf(rd->keyfile, sizeof(rd->keyfile), "%s",
+			  a->redact_key);
+	} else {
+		if (scrub_new_key(rd->key) < 0)
+			return -1;
+		rd->key_pending = 1;
+	}
+	rd->r = redact_new(rd->key, sizeof(rd->key));
+	scrub_add_hostname(rd->r, *hostname);
+	etc = manifest_file_line(r, "etc/hostname");
+	if (etc)
+		scrub_add_hostname(rd->r, etc);
+	free(etc);
+	scrub_store(rd->r, &r->store);
+	scrub_run(rd->r, r);
+	if (strcmp(*hostname, "unknown")) {
+		redact_value(rd->r, "host", *hostname, pseudo, sizeof(pseudo));
+		free(*hostname);
+		*hostname = xstrdup(pseudo);
+	}
+	redact_key_id(rd->r, rd->key_id);
+	mi->redact_key_id = rd->key_id;
+	rd->argv = xcalloc((size_t)a->argc + 1, sizeof(*rd->argv));
+	for (k = 0; k < a->argc; k++)
+		rd->argv[k] = redact_str(rd->r, a->argv[k]);
+	if (o->root) {
+		rd->root = redact_str(rd->r, o->root);
+		o->root = rd->root;
+	}
+	return 0;
+}
+
+static void redaction_release(struct redaction *rd, int argc)
+{
+	int k;
+
+	redact_free(rd->r);
+	if (rd->argv)
+		for (k = 0; k < argc; k++)
+			free(rd->argv[k]);
+	free(rd->argv);
+	free(rd->root);
+	memset(rd->key, 0, sizeof(rd->key));
+}
+
 int collect_main(struct collect_opts *o, const struct collect_args *a)
 {
 	struct manifest_info mi;
+	struct redaction rd;
 	struct buf man = BUF_INIT;
 	char path[PATH_MAX], host[80], *hostname;
+	const char *root = o->root;
 	struct run r;
 	int rc = COLLECT_EXIT_OK;
 
 	memset(&mi, 0, sizeof(mi));
+	memset(&rd, 0, sizeof(rd));
 	if (collected_at(&mi.collected_at, &mi.reproducible) < 0)
 		return COLLECT_EXIT_USAGE;
 	run_init(&r, o);
@@ -135,28 +219,52 @@ int collect_main(struct collect_opts *o, const struct collect_args *a)
 	hostname = manifest_file_line(&r, "proc/sys/kernel/hostname");
 	if (!hostname)
 		hostname = xstrdup("unknown");
+	mi.argc = a->argc;
+	mi.argv = a->argv;
 	/* --redact is applied here, before anything is named or written */
+	if (a->redact) {
+		if (redaction_apply(&rd, &r, o, a, &mi, &hostname) < 0) {
+			rc = COLLECT_EXIT_USAGE;
+			goto out;
+		}
+		mi.argv = rd.argv;
+	}
 	safe_name(hostname, host, sizeof(host));
 	if (out_path(a->output, host, mi.collected_at, path, sizeof(path))) {
 		rc = COLLECT_EXIT_WRITE;
 		goto out;
 	}
-	mi.argc = a->argc;
-	mi.argv = a->argv;
+	if (rd.key_pending) {
+		if (check_snprintf(rd.keyfile, sizeof(rd.keyfile), "%s.key",
+				   path) < 0 ||
+		    scrub_save_key(rd.keyfile, rd.key) < 0) {
+			rc = COLLECT_EXIT_WRITE;
+			goto out;
+		}
+		rd.key_created = 1;
+	}
 	mi.hostname = hostname;
 	store_sort(&r.store);
 	manifest_build(&r, &mi, &man);
 	if (store_write(&r.store, man.buf, man.len, path, mi.collected_at,
 			ZSTD_LEVEL) < 0) {
+		if (rd.key_pending)
+			unlink(rd.keyfile);
 		rc = COLLECT_EXIT_WRITE;
 		goto out;
 	}
 	if (!a->quiet)
 		summary(&r, path);
+	if (rd.key_created)
+		fprintf(stderr, "rdma-collect: redaction key written to %s "
+			"(keep it to compare bundles; do not attach it to the "
+			"ticket)\n", rd.keyfile);
 	printf("%s\n", path);
 	rc = collect_close_stdout();
 out:
+	o->root = root;
 	free(hostname);
+	redaction_release(&rd, a->argc);
 	buf_release(&man);
 	run_release(&r);
 	return rc;

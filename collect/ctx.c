@@ -371,7 +371,8 @@ static int walk(struct ctx *c, const char *path, size_t toplen, int depth,
 			send_path(c, W_DIR, 0, st.st_mode & 07777, full, NULL, 0);
 			if (!o || !o->max_depth || depth < o->max_depth)
 				walk(c, full, toplen, depth + 1, o);
-		} else if (S_ISREG(st.st_mode)) {
+		} else if (S_ISREG(st.st_mode) && (st.st_mode & 0444)) {
+			/* write-only attributes (demote, ...) are knobs */
 			file_to(c, full, full, o ? o->quiet : NULL);
 		}
 	}
@@ -539,4 +540,66 @@ const char *path_device_key(const char *path, char *out, size_t n)
 		return out;
 	}
 	return NULL;
+}
+
+int ctx_emit_capped(struct ctx *c, const char *bpath, const struct buf *b)
+{
+	char p[PATH_MAX];
+	int rc;
+
+	if (check_snprintf(p, sizeof(p), "rdma-collect/%s", bpath) < 0)
+		return -ENAMETOOLONG;
+	rc = wire_send(c->wfd, W_FILE, b->truncated ? WF_TRUNC : 0, 0644, p,
+		       strlen(p), b->buf, b->len);
+	if (!rc)
+		c->files++;
+	return rc;
+}
+
+int ctx_read_host(struct ctx *c, const char *path, struct buf *out)
+{
+	char chunk[65536];
+	size_t total = 0, limit;
+	struct stat st;
+	ssize_t r;
+	int fd, err = 0;
+
+	buf_reset(out);
+	out->cap = c->opts->max_file;
+	limit = out->cap * CTX_READ_FACTOR;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -ENXIO;
+		goto out;
+	}
+	/* a file on disk knows its size: start at its last cap bytes */
+	if (st.st_size > 0 && (size_t)st.st_size > out->cap &&
+	    lseek(fd, st.st_size - (off_t)out->cap, SEEK_SET) >= 0)
+		out->truncated = 1;
+	for (;;) {
+		r = read(fd, chunk, sizeof(chunk));
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto out;
+		}
+		if (!r)
+			break;
+		buf_add_tail(out, chunk, (size_t)r);
+		total += (size_t)r;
+		if (total > limit) {
+			out->truncated = 1;
+			break;
+		}
+	}
+out:
+	close(fd);
+	return err;
 }

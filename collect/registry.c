@@ -12,10 +12,15 @@ extern const struct source src_pci;
 extern const struct source src_modules;
 extern const struct source src_devnodes;
 extern const struct source src_sysfs;
+extern const struct source src_verbs;
+extern const struct source src_netdev;
 extern const struct source src_klog;
 extern const struct source src_limits;
 extern const struct source src_iommu;
 extern const struct source src_nccl;
+extern const struct source src_attach;
+extern const struct source src_commands;
+extern const struct source src_sample;
 
 const struct source *const sources[] = {
 	&src_identity,
@@ -23,10 +28,15 @@ const struct source *const sources[] = {
 	&src_modules,
 	&src_devnodes,
 	&src_sysfs,
+	&src_verbs,
+	&src_netdev,
 	&src_klog,
 	&src_limits,
 	&src_iommu,
 	&src_nccl,
+	&src_attach,
+	&src_commands,
+	&src_sample,
 };
 
 const size_t nsources = ARRAY_SIZE(sources);

@@ -124,6 +124,14 @@ int ctx_put(struct ctx *c, const char *path, const void *data, size_t len,
 /* bpath is relative, under "rdma-collect/" */
 int ctx_emit(struct ctx *c, const char *bpath, const void *data, size_t len);
 int ctx_emit_buf(struct ctx *c, const char *bpath, const struct buf *b);
+/* like ctx_emit_buf, and the entry is listed as truncated when the cap of
+ * b cut it (b->truncated): for capped output such as a command's stdout */
+int ctx_emit_capped(struct ctx *c, const char *bpath, const struct buf *b);
+/* read a file of the machine running the collector, never inside --root
+ * (the user's own --attach files), capped at opts->max_file keeping the
+ * tail: the file's last bytes when it has a size (a log on disk), else as
+ * ctx_read; 0 or -errno; only regular files (-EISDIR, -ENXIO otherwise) */
+int ctx_read_host(struct ctx *c, const char *path, struct buf *out);
 /* under --root: copy DIR/rdma-collect/<sub> (file or tree) into the bundle;
  * returns files copied, or -ENOENT when the root has no stored form */
 int ctx_stored(struct ctx *c, const char *sub);

@@ -152,7 +152,8 @@ static int cmp_entry(const void *a, const void *b)
 
 void store_sort(struct store *s)
 {
-	qsort(s->v, s->n, sizeof(*s->v), cmp_entry);
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_entry);
 	rehash(s);
 }
 
