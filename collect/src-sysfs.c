@@ -80,8 +80,8 @@ static void map_entry(struct json *j, const char *dev, int port,
 }
 
 /* the netdev of one port: the PCI function's net/ entry whose dev_port
- * (dev_id on old kernels) is port-1, else the port's GID table's ndev,
- * else the software device's parent */
+ * (dev_id on old kernels) is port-1, else the software device's parent
+ * (rxe, siw), else the netdev of the port's first GIDs */
 static void map_port(struct ctx *c, struct json *j, const char *dev, int port)
 {
 	struct buf b = BUF_INIT;
@@ -112,6 +112,13 @@ static void map_port(struct ctx *c, struct json *j, const char *dev, int port)
 	}
 	if (n > 0)
 		ctx_names_free(nets, n);
+	if (!found) {
+		xsnprintf(p, sizeof(p), "/sys/class/infiniband/%s/parent", dev);
+		if (!read_trim(c, p, &b) && b.len) {
+			map_entry(j, dev, port, b.buf, "parent");
+			found = 1;
+		}
+	}
 	for (i = 0; i < 4 && !found; i++) {
 		xsnprintf(p, sizeof(p),
 			  "/sys/class/infiniband/%s/ports/%d/gid_attrs/ndevs/%d",
@@ -120,11 +127,6 @@ static void map_port(struct ctx *c, struct json *j, const char *dev, int port)
 			map_entry(j, dev, port, b.buf, "gid_ndev");
 			found = 1;
 		}
-	}
-	if (!found) {
-		xsnprintf(p, sizeof(p), "/sys/class/infiniband/%s/parent", dev);
-		if (!read_trim(c, p, &b) && b.len)
-			map_entry(j, dev, port, b.buf, "parent");
 	}
 	buf_release(&b);
 }
