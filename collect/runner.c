@@ -7,7 +7,9 @@
  * last progress record names the device it was touching: that device is
  * quarantined and the source runs again without it.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -117,6 +119,38 @@ static void quarantine(struct run *r, const char *key)
 	r->quarantine = xrealloc(r->quarantine,
 				 (r->nquarantine + 1) * sizeof(char *));
 	r->quarantine[r->nquarantine++] = xstrdup(key);
+}
+
+/* a hung RDMA device takes its PCI function and netdevs with it: the
+ * same firmware answers for all of them.  Links and folder listings only:
+ * they never reach the device. */
+static void quarantine_aliases(struct run *r, const char *ibdev)
+{
+	const char *root = r->opts->root ? r->opts->root : "";
+	char p[PATH_MAX], target[PATH_MAX];
+	struct dirent *de;
+	ssize_t n;
+	DIR *d;
+
+	if (check_snprintf(p, sizeof(p), "%s/sys/class/infiniband/%s/device",
+			   root, ibdev) < 0)
+		return;
+	n = readlink(p, target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = 0;
+		quarantine(r, strrchr(target, '/') ? strrchr(target, '/') + 1 :
+			   target);
+	}
+	if (check_snprintf(p, sizeof(p), "%s/sys/class/infiniband/%s/device/net",
+			   root, ibdev) < 0)
+		return;
+	d = opendir(p);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			quarantine(r, de->d_name);
+	closedir(d);
 }
 
 /* what the child of one attempt told us */
@@ -428,6 +462,7 @@ static void run_one(struct run *r, int si)
 		if (at.last_key[0] && !is_quarantined(r, at.last_key)) {
 			buf_addf(&hung, "; %s quarantined", at.last_key);
 			quarantine(r, at.last_key);
+			quarantine_aliases(r, at.last_key);
 		} else {
 			buf_addstr(&hung, "; ");
 			sr->status = BST_TIMEOUT;
