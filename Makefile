@@ -82,7 +82,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 check:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-check \
 		EXTRA_CFLAGS="$(SAN_FLAGS) -Werror -O1 -g" tests
-	$(Q)tests/run.sh build-check
+	$(Q)UPDATE=$(UPDATE) TESTS="$(TESTS)" tests/run.sh build-check
 
 bench: all $(TOOL_BIN)
 	$(Q)tests/bench.sh $(BUILD)
