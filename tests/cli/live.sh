@@ -12,3 +12,15 @@ check_eq "manifest.json is the first entry" "$first" manifest.json
 check "manifest is valid JSON with format_version 1" \
 	sh -c "tar --zstd -xOf '$b' manifest.json | python3 -c 'import json,sys; m=json.load(sys.stdin); assert m[\"format_version\"]==1 and m[\"format\"]==\"rdma-collect-bundle\"'"
 check_eq "identity source ok" "$(src_status "$b" identity)" ok
+# this machine has no RDMA: the manifest must say so, source by source
+for s in sysfs devnodes verbs; do
+	check_eq "no RDMA here: $s absent" "$(src_status "$b" $s)" absent
+done
+if ! grep -qs '0x15b3' /sys/bus/pci/devices/*/vendor; then
+	check_eq "no Mellanox function here: pci absent" "$(src_status "$b" pci)" absent
+fi
+check "sysfs reason says there is no RDMA device" sh -c \
+	"tar --zstd -xOf '$b' manifest.json | grep -q 'no RDMA device'"
+check "nothing timed out or failed" sh -c \
+	"! tar --zstd -xOf '$b' manifest.json | grep -q '\"status\": \"\\(timeout\\|error\\)\"'"
+check "rdma-analyze lists the live bundle" sh -c "'$RA' list '$b' | grep -q 'bundle format 1'"

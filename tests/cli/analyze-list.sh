@@ -1,0 +1,23 @@
+# rdma-analyze list: a good bundle lists; a truncated, foreign or newer one
+# gives one line naming the file and the reason, and the others still list.
+cd "$T" || exit 1
+mknode rxe node >/dev/null 2>&1
+"$RC" -q --root node -o good.rdma.tar.zst >/dev/null
+head -c 2000 good.rdma.tar.zst >trunc.rdma.tar.zst
+printf 'not an archive at all' >junk.rdma.tar.zst
+mkdir other && echo hi >other/x && tar --zstd -cf foreign.rdma.tar.zst -C other x
+mkdir newer && tar --zstd -xf good.rdma.tar.zst -C newer manifest.json &&
+	sed -i 's/"format_version": 1/"format_version": 99/' newer/manifest.json &&
+	tar --zstd -cf newer.rdma.tar.zst -C newer manifest.json
+"$RA" list good.rdma.tar.zst trunc.rdma.tar.zst junk.rdma.tar.zst \
+	foreign.rdma.tar.zst newer.rdma.tar.zst >out 2>err
+check_eq "exit 1 when a bundle is unreadable" "$?" 1
+check "the good bundle is still listed in full" sh -c \
+	"grep -q '^good.rdma.tar.zst: [0-9]* entries' out"
+check_eq "one error line per bad bundle" "$(wc -l <err)" 4
+check "truncated: named with the reason" grep -q '^rdma-analyze: trunc.rdma.tar.zst: .*[Tt]runcated' err
+check "junk: named with the reason" grep -q '^rdma-analyze: junk.rdma.tar.zst: cannot open' err
+check "foreign tar: not an rdma-collect bundle" grep -q "foreign.rdma.tar.zst: not an rdma-collect bundle (first entry is 'x'" err
+check "newer format refused" grep -q 'newer.rdma.tar.zst: bundle format 99 is newer than this rdma-analyze reads (1)' err
+"$RA" bogus >/dev/null 2>&1
+check_eq "unknown command: exit 2" "$?" 2
