@@ -140,13 +140,9 @@ static char *redact_str(struct redact *r, const char *s)
 	return buf_detach(&b, NULL);
 }
 
-static int redaction_apply(struct redaction *rd, struct run *r,
-			   struct collect_opts *o, const struct collect_args *a,
-			   struct manifest_info *mi, char **hostname)
+/* the key first: a bad key file fails before anything is collected */
+static int redaction_key(struct redaction *rd, const struct collect_args *a)
 {
-	char pseudo[128], *etc;
-	int k;
-
 	if (a->redact_key) {
 		if (scrub_load_key(a->redact_key, rd->key, &rd->key_created))
 			return -1;
@@ -157,6 +153,17 @@ static int redaction_apply(struct redaction *rd, struct run *r,
 			return -1;
 		rd->key_pending = 1;
 	}
+	return 0;
+}
+
+static void redaction_apply(struct redaction *rd, struct run *r,
+			    struct collect_opts *o,
+			    const struct collect_args *a,
+			    struct manifest_info *mi, char **hostname)
+{
+	char pseudo[128], *etc;
+	int k;
+
 	rd->r = redact_new(rd->key, sizeof(rd->key));
 	scrub_add_hostname(rd->r, *hostname);
 	etc = manifest_file_line(r, "etc/hostname");
@@ -179,7 +186,6 @@ static int redaction_apply(struct redaction *rd, struct run *r,
 		rd->root = redact_str(rd->r, o->root);
 		o->root = rd->root;
 	}
-	return 0;
 }
 
 static void redaction_release(struct redaction *rd, int argc)
@@ -209,11 +215,14 @@ int collect_main(struct collect_opts *o, const struct collect_args *a)
 	memset(&rd, 0, sizeof(rd));
 	if (collected_at(&mi.collected_at, &mi.reproducible) < 0)
 		return COLLECT_EXIT_USAGE;
+	if (a->redact && redaction_key(&rd, a) < 0)
+		return COLLECT_EXIT_USAGE;
 	run_init(&r, o);
 	if (run_sources(&r) < 0) {
 		error("interrupted by signal %d; no bundle written",
 		      r.interrupted);
 		run_release(&r);
+		memset(rd.key, 0, sizeof(rd.key));
 		return COLLECT_EXIT_SIGNAL;
 	}
 	hostname = manifest_file_line(&r, "proc/sys/kernel/hostname");
@@ -223,10 +232,7 @@ int collect_main(struct collect_opts *o, const struct collect_args *a)
 	mi.argv = a->argv;
 	/* --redact is applied here, before anything is named or written */
 	if (a->redact) {
-		if (redaction_apply(&rd, &r, o, a, &mi, &hostname) < 0) {
-			rc = COLLECT_EXIT_USAGE;
-			goto out;
-		}
+		redaction_apply(&rd, &r, o, a, &mi, &hostname);
 		mi.argv = rd.argv;
 	}
 	safe_name(hostname, host, sizeof(host));

@@ -167,7 +167,8 @@ static int check_sources(const char *list)
 
 int main(int argc, char **argv)
 {
-	struct collect_opts o;
+	/* static: the option arrays live as long as the process */
+	static struct collect_opts o;
 	struct collect_args a;
 	long long v;
 	size_t i;

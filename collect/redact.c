@@ -23,6 +23,11 @@
  *             prefix-preserving; the lower 64 bits mapped as a GUID.
  *             Multicast (ff00::/8) is left alone.
  *   literals  kind-xxxxxxxx, from HMAC(kind, lowercase value).
+ *
+ * The Feistel tweaks ignore the U/L bit, so an interface id made from a
+ * GUID or a MAC by flipping it maps consistently.  The scanner tries each
+ * form only at a word boundary and checks the character after it; a value
+ * the mapping leaves alone keeps its exact text.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -30,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "log.h"
 #include "redact.h"
@@ -513,8 +519,10 @@ static uint64_t mac_map48(struct redact *r, uint64_t m)
 
 	if (cache_get(r, C_MAC, m, &c))
 		return c;
+	/* the tweak ignores the U/L bit: see guid_map() */
 	return cache_put(r, C_MAC, m, oui << 24 |
-			 feistel(r, "mac", oui, m & 0xffffff, 24));
+			 feistel(r, "mac", oui & ~0x020000ull, m & 0xffffff,
+				 24));
 }
 
 static uint64_t guid_map(struct redact *r, uint64_t g)
@@ -533,8 +541,12 @@ static uint64_t guid_map(struct redact *r, uint64_t g)
 	}
 	if (cache_get(r, C_GUID, g, &c))
 		return c;
+	/* an IPv6 interface id is the GUID with the U/L bit flipped (IPoIB
+	 * link-local addresses): the tweak ignores that bit so both map to
+	 * the same low 40 bits */
 	return cache_put(r, C_GUID, g, top << 40 |
-			 feistel(r, "guid", top, g & 0xffffffffffull, 40));
+			 feistel(r, "guid", top & ~0x020000ull,
+				 g & 0xffffffffffull, 40));
 }
 
 static void gid_map(struct redact *r, unsigned char g[16])
@@ -578,6 +590,14 @@ static int has_upper_hex(const char *s, size_t n)
 	return 0;
 }
 
+/* a value the mapping leaves alone keeps its exact text, and the whole
+ * token is consumed so no part of it is matched again */
+static size_t keep(const char *s, size_t i, size_t len, struct buf *out)
+{
+	buf_add(out, s + i, len);
+	return len;
+}
+
 static size_t m_literal(struct redact *r, const char *s, size_t i, size_t n,
 			struct buf *out)
 {
@@ -604,7 +624,7 @@ static size_t m_literal(struct redact *r, const char *s, size_t i, size_t n,
 static size_t m_decgid(struct redact *r, const char *s, size_t i, size_t n,
 		       struct buf *out)
 {
-	unsigned char g[16];
+	unsigned char g[16], g0[16];
 	size_t j = i;
 	int k;
 
@@ -628,7 +648,10 @@ static size_t m_decgid(struct redact *r, const char *s, size_t i, size_t n,
 	if (j < n && (is_word(s[j]) || (s[j] == ':' && j + 1 < n &&
 					is_alnum(s[j + 1]))))
 		return 0;
+	memcpy(g0, g, 16);
 	gid_map(r, g);
+	if (!memcmp(g, g0, 16))
+		return keep(s, i, j - i, out);
 	for (k = 0; k < 16; k++)
 		buf_addf(out, "%s%02d", k ? ":" : "", g[k]);
 	return j - i;
@@ -639,7 +662,7 @@ static size_t m_decgid(struct redact *r, const char *s, size_t i, size_t n,
 static size_t m_hw(struct redact *r, const char *s, size_t i, size_t n,
 		   struct buf *out)
 {
-	unsigned char b[32], g[16];
+	unsigned char b[32], b0[32], g[16];
 	size_t j = i, k, cnt = 0;
 	char sep;
 	int up;
@@ -654,7 +677,8 @@ static size_t m_hw(struct redact *r, const char *s, size_t i, size_t n,
 			return 0;
 		if (cnt == sizeof(b))
 			return 0;
-		b[cnt++] = (unsigned char)(hexval(s[j]) << 4 | hexval(s[j + 1]));
+		b[cnt++] = (unsigned char)(hexval(s[j]) << 4 |
+					   hexval(s[j + 1]));
 		j += 2;
 		if (j + 3 <= n && s[j] == sep && is_hex(s[j + 1]) &&
 		    is_hex(s[j + 2]) && (j + 3 == n || !is_hex(s[j + 3])))
@@ -668,6 +692,7 @@ static size_t m_hw(struct redact *r, const char *s, size_t i, size_t n,
 		return 0;
 	if (cnt < 6 || (sep == '-' && cnt != 6))
 		return 0;
+	memcpy(b0, b, cnt);
 	if (cnt == 6) {
 		uint64_t m = 0;
 
@@ -690,6 +715,8 @@ static size_t m_hw(struct redact *r, const char *s, size_t i, size_t n,
 		prf(r, "hwaddr", b, cnt, d);
 		memcpy(b + 3, d, cnt - 3);
 	}
+	if (!memcmp(b, b0, cnt))
+		return keep(s, i, j - i, out);
 	up = has_upper_hex(s + i, j - i);
 	for (k = 0; k < cnt; k++) {
 		if (k)
@@ -702,14 +729,15 @@ static size_t m_hw(struct redact *r, const char *s, size_t i, size_t n,
 static size_t m_ip6(struct redact *r, const char *s, size_t i, size_t n,
 		    struct buf *out)
 {
-	unsigned char g[16];
+	unsigned char g[16], g0[16];
 	char a[48], txt[INET6_ADDRSTRLEN];
-	size_t j = i, len, k, colons = 0, groups = 1, glen = 0;
-	int full = 1, digit = 0, dbl, up;
+	size_t j = i, len, k, colons = 0, groups = 1, glen = 0, gmax = 0;
+	int full = 1, digit = 0, dot = 0, dbl, up;
 
 	if (s[i] == ':' && (i + 1 >= n || s[i + 1] != ':'))
 		return 0;
-	while (j < n && (is_hex(s[j]) || s[j] == ':' || s[j] == '.'))
+	while (j < n && j - i <= sizeof(a) &&
+	       (is_hex(s[j]) || s[j] == ':' || s[j] == '.'))
 		j++;
 	while (j > i && s[j - 1] == '.')
 		j--;
@@ -729,8 +757,9 @@ static size_t m_ip6(struct redact *r, const char *s, size_t i, size_t n,
 			glen = 0;
 		} else {
 			glen++;
+			gmax = glen > gmax ? glen : gmax;
 			if (a[k] == '.')
-				full = 0;
+				full = 0, dot = 1;
 			if (is_digit(a[k]))
 				digit = 1;
 		}
@@ -738,12 +767,17 @@ static size_t m_ip6(struct redact *r, const char *s, size_t i, size_t n,
 	if (glen != 4)
 		full = 0;
 	dbl = strstr(a, "::") != NULL;
-	if (colons < 2 || (dbl && !digit && groups < 5))
+	/* "a::b", "0:1:2:3:4:5:6:7": addresses have a group of 3 hex
+	 * digits or more, or an embedded IPv4 address */
+	if (colons < 2 || (dbl && !digit && groups < 5) || (gmax < 3 && !dot))
 		return 0;
 	if (inet_pton(AF_INET6, a, g) != 1)
 		return 0;
 	full = full && !dbl && groups == 8;
+	memcpy(g0, g, 16);
 	gid_map(r, g);
+	if (!memcmp(g, g0, 16))
+		return keep(s, i, len, out);
 	up = has_upper_hex(a, len);
 	if (full) {
 		for (k = 0; k < 8; k++) {
@@ -786,6 +820,8 @@ static size_t m_guid4(struct redact *r, const char *s, size_t i, size_t n,
 	if (j < n && (is_word(s[j]) || (s[j] == ':' && j + 1 < n &&
 					is_hex(s[j + 1]))))
 		return 0;
+	if (guid_map(r, v) == v)
+		return keep(s, i, j - i, out);
 	v = guid_map(r, v);
 	d = has_upper_hex(s + i, j - i);
 	for (k = 0; k < 4; k++) {
@@ -812,6 +848,8 @@ static size_t m_guid0x(struct redact *r, const char *s, size_t i, size_t n,
 	}
 	if (j < n && is_word(s[j]))
 		return 0;
+	if (guid_map(r, v) == v)
+		return keep(s, i, 18, out);
 	buf_add(out, s + i, 2);
 	add_hex(out, guid_map(r, v), 16, has_upper_hex(s + i + 2, 16));
 	return 18;
@@ -833,8 +871,9 @@ static size_t m_enx(struct redact *r, const char *s, size_t i, size_t n,
 	}
 	if (j < n && is_word(s[j]))
 		return 0;
-	if (m && m != 0xffffffffffffull && !(m >> 40 & 1))
-		m = mac_map48(r, m);
+	if (!m || m == 0xffffffffffffull || (m >> 40 & 1))
+		return keep(s, i, 15, out);
+	m = mac_map48(r, m);
 	buf_addstr(out, "enx");
 	add_hex(out, m, 12, 0);
 	return 15;
@@ -870,10 +909,28 @@ static size_t m_ip4(struct redact *r, const char *s, size_t i, size_t n,
 	if (j < n && (is_word(s[j]) || s[j] == '-' ||
 		      (s[j] == '.' && j + 1 < n && is_alnum(s[j + 1]))))
 		return 0;
+	if (ipv4_map(r, a) == a)
+		return keep(s, i, j - i, out);
 	a = ipv4_map(r, a);
 	buf_addf(out, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff,
 		 (a >> 8) & 0xff, a & 0xff);
 	return j - i;
+}
+
+/* s[i - 1] is ':'; 1 if what precedes it is a key ("gid:", "addr:"),
+ * not the hex group of a longer colon sequence ("0000:b1:00.0") */
+static int after_key(const char *s, size_t i)
+{
+	size_t k = i - 1, n = 0;
+	int key = 0;
+
+	while (k && is_word(s[k - 1]) && n < 64) {
+		k--;
+		n++;
+		if (!is_hex(s[k]))
+			key = 1;
+	}
+	return key || (!n && !(i >= 2 && s[i - 2] == ':'));
 }
 
 void redact_text(struct redact *r, const char *in, size_t len, struct buf *out)
@@ -884,7 +941,16 @@ void redact_text(struct redact *r, const char *in, size_t len, struct buf *out)
 	while (i < len) {
 		unsigned char c = (unsigned char)in[i];
 		unsigned char p = i ? (unsigned char)in[i - 1] : ' ';
-		int sep = p == ':' || p == '.' || p == '-';
+
+		/* NCCL prints "remoteGids<gid>" without a space */
+		if (p == 's' && i >= 10 && (is_hex(c) || c == ':') &&
+		    !memcmp(in + i - 10, "remoteGids", 10))
+			p = ' ';
+		/* inside dotted or dashed words nothing starts (versions,
+		 * names), nor inside colon sequences; after a key and ':' it
+		 * may ("addr:10.0.0.1", "gid:fe80::1") */
+		int sep = p == '.' || p == '-' ||
+			  (p == ':' && !after_key(in, i));
 
 		/* every form starts at a word boundary */
 		if (is_word(p) || !(r->first[c] || is_hex(c) || c == ':')) {

@@ -6,6 +6,11 @@
  * behind, and everything it sent before it blocked is already ours.  The
  * last progress record names the device it was touching: that device is
  * quarantined and the source runs again without it.
+ *
+ * Test hook: RDMA_COLLECT_TEST_CRASH=<source name> makes that source's
+ * child die by SIGSEGV before collect() (no core dump), so the tests can
+ * check that a source killed by a signal ends as "error" with the signal
+ * named while the bundle still completes (tests/cli/hang.sh).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -259,6 +265,19 @@ static void parse(struct run *r, int si, struct attempt *at, struct buf *in)
 	}
 }
 
+/* the test hook of the comment above: die like a crashing source */
+static void test_crash(const char *name)
+{
+	const char *want = getenv("RDMA_COLLECT_TEST_CRASH");
+	struct rlimit none = { 0, 0 };
+
+	if (!want || strcmp(want, name))
+		return;
+	setrlimit(RLIMIT_CORE, &none);
+	signal(SIGSEGV, SIG_DFL);	/* past a sanitizer's handler */
+	raise(SIGSEGV);
+}
+
 static void child(struct run *r, const struct source *src, int wfd)
 {
 	struct ctx c;
@@ -285,6 +304,7 @@ static void child(struct run *r, const struct source *src, int wfd)
 			goto done;
 		}
 	}
+	test_crash(src->name);
 	res = src->collect(&c);
 done:
 	wire_send(wfd, W_DONE, 0, (uint32_t)res, "", 0, c.reason,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -120,7 +121,8 @@ int scrub_load_key(const char *file, unsigned char key[REDACT_KEY_LEN],
 		len--;
 	if (len == 2 * REDACT_KEY_LEN) {
 		for (i = 0; i < REDACT_KEY_LEN; i++) {
-			int hi = hexval(raw[2 * i]), lo = hexval(raw[2 * i + 1]);
+			int hi = hexval(raw[2 * i]);
+			int lo = hexval(raw[2 * i + 1]);
 
 			if (hi < 0 || lo < 0)
 				break;
@@ -488,6 +490,9 @@ void scrub_run(struct redact *r, struct run *run)
 		snprintf(sr->reason, sizeof(sr->reason), "%s", t);
 		free(t);
 		for (k = 0; k < sr->nnotes; k++) {
+			t = scrub_str(r, sr->notes[k].key);
+			free(sr->notes[k].key);
+			sr->notes[k].key = t;
 			t = scrub_str(r, sr->notes[k].val);
 			free(sr->notes[k].val);
 			sr->notes[k].val = t;

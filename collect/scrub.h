@@ -37,8 +37,9 @@ int scrub_env_allowed(const char *name, size_t n);
 /* redact every entry of the store in place; entry paths may change, so
  * call store_sort() (which rebuilds the path index) afterwards */
 void scrub_store(struct redact *r, struct store *s);
-/* redact the free text the manifest takes from the run: reasons, notes,
- * error lists, quarantined device keys */
+/* redact the free text the manifest takes from the run: reasons, notes
+ * (keys and values: keys may name entry paths), error lists, quarantined
+ * device keys */
 void scrub_run(struct redact *r, struct run *run);
 
 #endif

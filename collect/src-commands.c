@@ -5,7 +5,8 @@
  * program is looked up in the --command-path folders alone (absolute ones;
  * never the user's PATH), started with fork and execve (no shell), stdin
  * from /dev/null, stdout and stderr into pipes, in a process group of its
- * own, with the environment reduced to PATH=<command path> and LC_ALL=C.
+ * own, with the environment reduced to PATH=<command path> (its absolute
+ * folders) and LC_ALL=C.
  * Each command has 10 s, or what is left of the source's deadline if that
  * is less; then its whole group is killed.  Any exit code is evidence.
  * Output is capped by --max-file, the tail kept.
@@ -515,6 +516,25 @@ static void run_cmd(struct ctx *c, struct tally *t, const struct cmd *cmd,
 		ctx_note(c, cmd->id, "no RDMA device with a PCI function");
 }
 
+/* "PATH=" and the absolute folders of the command path (a relative one
+ * would depend on the current folder: never searched, never passed on) */
+static char *path_env(const char *dirs)
+{
+	struct buf b = BUF_INIT;
+	const char *p = dirs, *e;
+
+	buf_addstr(&b, "PATH=");
+	for (; *p; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ':');
+		if (e == p || *p != '/')
+			continue;
+		if (b.len > 5)
+			buf_addch(&b, ':');
+		buf_add(&b, p, (size_t)(e - p));
+	}
+	return buf_detach(&b, NULL);
+}
+
 static int from_root(struct ctx *c)
 {
 	int n = ctx_stored(c, "commands");
@@ -552,9 +572,7 @@ static int collect(struct ctx *c)
 		t.until_us = global_us;
 	t.until_us -= CMD_MARGIN_MS * 1000;
 	t.reproducible = sde && *sde;
-	pathenv = xmalloc(strlen(o->command_path) + 6);
-	memcpy(pathenv, "PATH=", 5);
-	memcpy(pathenv + 5, o->command_path, strlen(o->command_path) + 1);
+	pathenv = path_env(o->command_path);
 	t.envp = (char *[]){ pathenv, (char *)"LC_ALL=C", NULL };
 
 	list_devs(c, &d);

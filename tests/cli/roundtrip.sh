@@ -36,7 +36,7 @@ for kind in gpu-ndr8 roce-pfc rxe; do
 	# test's own folder names replaced
 	tar --zstd -tvf "$a" | awk '{ $2 = ""; $4 = ""; $5 = ""; print }' \
 		>"$T/$kind.list"
-	manifest "$a" | sed "s|$T|@T@|g" >"$T/$kind.manifest.json"
+	manifest "$a" | sed "s|$RC|@RC@|g; s|$T|@T@|g" >"$T/$kind.manifest.json"
 	for g in list manifest.json; do
 		gold="$TOP/tests/golden/$kind.$g"
 		if [ "${UPDATE:-0}" = 1 ]; then

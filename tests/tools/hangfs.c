@@ -11,7 +11,7 @@
  *   --hang PATH     a read blocks forever, like a sysfs counter read when
  *                   the firmware is wedged (open and stat still work).  The
  *                   reader is left in an uninterruptible wait, even after
- *                   SIGKILL, until hangfs exits.
+ *                   SIGKILL, until hangfs is told to end (then EIO).
  *   --eio PATH      a read fails with EIO.
  *   --endless PATH  a read never reaches the end: every read returns all
  *                   the bytes asked for ("endless\n" repeated).
@@ -52,6 +52,7 @@ int main(void)
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse.h>
+#include <fuse_lowlevel.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -179,13 +180,17 @@ static int hfs_read(const char *path, char *buf, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	static const char pat[] = "endless\n";
+	struct fuse_session *se;
 	ssize_t n;
 	size_t i;
 
 	switch (kind_of(path)) {
 	case K_HANG:
-		for (;;)
-			pause();	/* a cancellation point: exits on teardown */
+		/* until hangfs is told to end: then the thread can be joined */
+		se = fuse_get_session(fuse_get_context()->fuse);
+		while (!fuse_session_exited(se))
+			usleep(100000);
+		return -EIO;
 	case K_EIO:
 		return -EIO;
 	case K_ENDLESS:

@@ -8,8 +8,14 @@
 #include <string.h>
 #include <time.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "buf.h"
 #include "redact.h"
+#include "scrub.h"
+#include "store.h"
 #include "t.h"
 
 static void hex(const unsigned char *p, size_t n, char *out)
@@ -123,7 +129,7 @@ static void release_rt(void)
 		buf_release(&rt_buf[i]);
 }
 
-/* shape: '%' a hex digit, '#' 1-3 decimal digits, 'H' 8 lowercase hex
+/* shape: '%' a hex digit, '#' 1-3 decimal digits, '@' 8 lowercase hex
  * digits (a kind-xxxxxxxx tail); anything else itself */
 static int shape_ok(const char *s, const char *p)
 {
@@ -142,7 +148,7 @@ static int shape_ok(const char *s, const char *p)
 			if (!k)
 				return 0;
 			break;
-		case 'H':
+		case '@':
 			for (k = 0; k < 8; k++, s++)
 				if (!*s || !strchr("0123456789abcdef", *s))
 					return 0;
@@ -229,6 +235,15 @@ static const char *const unchanged[] = {
 	"GID index       : 3\n",
 	"node_type 1: CA; GID[  0]: (none)",
 	"GID: 00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00",
+	"0::/init.scope\n1:name=systemd:/\n",
+	"cpus 0:1:2:3:4:5:6:7 and 1::2",
+	"127.000.000.001 0000:0000:0000:0000:0000:0000:0000:0001",
+	"subnet prefix fe80:0000:0000:0000",
+	"ff12:401b:ffff:0000:0000:0000:ffff:ffff",
+	"00:ff:ff:ff:ff:12:40:1b:ff:ff:00:00:00:00:00:00:ff:ff:ff:ff",
+	"22 1 0:21 / /sys rw,nosuid - sysfs sysfs rw",
+	"dead:beef:cafe:0c:42:a1:5d:4d:b8 1234:0002:c903:00a1:b2c3",
+	"ffff:ffff:fe80:0000:0000:0000:0e42:a1ff:fe5d:4db8",
 	"",
 };
 
@@ -268,6 +283,10 @@ static const struct {
 	  "GID: 254:128:00:00:00:00:00:00:148:109:174:#:#:#:#:#" },
 	{ "fe80::3a7c:76ff:fe7c:ab4f, RoCE v2",
 	  "fe80::3a7c:76ff:fe%%:%%%%, RoCE v2" },
+	{ "gid:fe80:0000:0000:0000:0e42:a1ff:fe5d:4db8",
+	  "gid:fe80:0000:0000:0000:0e42:a1ff:fe%%:%%%%" },
+	{ "mac:0c:42:a1:5d:4d:b8", "mac:0c:42:a1:%%:%%:%%" },
+	{ "guid:0x0002c90300a1b2c3", "guid:0x0002c9%%%%%%%%%%" },
 };
 
 static void test_shapes(struct redact *r)
@@ -323,6 +342,13 @@ static void test_guid_spellings(struct redact *r)
 		 g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
 	T_STREQ(rt(r, "GID: 254:128:00:00:00:00:00:00:00:02:201:03:00:161:"
 		   "178:195"), want, "GUID: inside perftest's decimal GID");
+	/* IPoIB link-local address: the GUID with the U/L bit flipped */
+	for (k = 0; k < 8; k++)
+		g[8 + k] = (unsigned char)(v >> (56 - 8 * k));
+	g[8] ^= 2;
+	inet_ntop(AF_INET6, g, txt, sizeof(txt));
+	T_STREQ(rt(r, "fe80::202:c903:a1:b2c3"), txt,
+		"GUID: IPoIB link-local (U/L bit flipped) agrees");
 	T_STREQ(rt(r, "0X0002C90300A1B2C3"),
 		(snprintf(want, sizeof(want), "0X%016llX", v), want),
 		"GUID: upper case spelling, same value, same case");
@@ -426,6 +452,12 @@ static void test_ipv6(struct redact *r)
 	T_OK(inet_pton(AF_INET6, o, g) == 1 && !strncmp(o, "2001:", 5) &&
 	     strcmp(o, "2001:db8:1234:5678::1"),
 	     "global IPv6: first 16 bits kept, prefix mapped: %s", o);
+	o = rt(r, "localGid fd00:1148:9000:5000:4:200:3:ff22 "
+	       "remoteGidsfd00:1148:9000:5000:4:200:3:ff1f");
+	T_OK(!strncmp(o, "localGid fd00:", 14) && !strstr(o, "1148") &&
+	     !strstr(o, "ff1f") && strstr(o, " remoteGidsfd00:") &&
+	     !strncmp(o + 9, strstr(o, "Gidsfd00:") + 4, 20),
+	     "ULA GIDs (NCCL's \"remoteGids<gid>\"): one /64, mapped: %s", o);
 	o = rt(r, "fe80::1/64 dev ib0");
 	T_STREQ(o, "fe80::1/64 dev ib0", "fe80::1 (no OUI) unchanged");
 	o = rt(r, "[fe80::0e42:a1ff:fe5d:4db8]:4791");
@@ -455,7 +487,7 @@ static void test_literals(struct redact *r)
 	redact_value(r, "host", "gpu01.example.com", host, sizeof(host));
 	redact_value(r, "host", "gpu01", shrt, sizeof(shrt));
 	redact_value(r, "domain", "example.com", dom, sizeof(dom));
-	T_OK(shape_ok(host, "host-H") && shape_ok(shrt, "host-H") &&
+	T_OK(shape_ok(host, "host-@") && shape_ok(shrt, "host-@") &&
 	     strcmp(host, shrt), "host pseudonyms: %s %s", host, shrt);
 	snprintf(want, sizeof(want), "ssh %s; %s: NCCL INFO %s %s:4791 "
 		 "gpu01-ib0 xgpu01 gpu01_x /var/log/%s.log gpu02.%s", host,
@@ -499,6 +531,181 @@ static void test_keys(void)
 	redact_free(b);
 	redact_free(c);
 	redact_free(NULL);
+}
+
+static void add(struct store *s, int type, const char *path,
+		const void *data, size_t len)
+{
+	char *d = malloc(len + 1);
+
+	memcpy(d, data, len);
+	d[len] = 0;
+	store_add(s, type, path, d, len, 0644, 0, 0);
+}
+
+static void add_text(struct store *s, const char *path, const char *text)
+{
+	add(s, ENT_FILE, path, text, strlen(text));
+}
+
+static const struct entry *get(const struct store *s, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].path, path))
+			return &s->v[i];
+	return NULL;
+}
+
+static const char *text_of(const struct store *s, const char *path)
+{
+	const struct entry *e = get(s, path);
+
+	return e ? e->data : "(absent)";
+}
+
+#define CFG_PATH "sys/devices/pci0000:00/0000:00:02.0/0000:b1:00.0/config"
+#define LINK_DIR "sys/class/net/"
+
+/* the whole-bundle pass: special files, binary files, paths, links */
+static void test_scrub(void)
+{
+	static const unsigned char serial[8] = {
+		0xb8, 0x59, 0x9f, 0x03, 0x00, 0x12, 0x34, 0x56,
+	};
+	unsigned char key[32] = { 9 }, cfg[4096];
+	char nd[64], user[64], host[64], mid[64], want[512];
+	const struct entry *e;
+	struct store s;
+	struct redact *r = redact_new(key, sizeof(key));
+	size_t i;
+
+	store_init(&s, 0);
+	/* extended capabilities: AER (id 1) at 0x100, next 0x148: DSN (id 3) */
+	memset(cfg, 0, sizeof(cfg));
+	cfg[0x100] = 0x01;
+	cfg[0x102] = 0x81;
+	cfg[0x103] = 0x14;
+	cfg[0x148] = 0x03;
+	cfg[0x14a] = 0x01;
+	memcpy(cfg + 0x14c, serial, 8);
+	add(&s, ENT_FILE, CFG_PATH, cfg, sizeof(cfg));
+	add_text(&s, "sys/class/infiniband/mlx5_0/node_desc", "gpu01 mlx5_0\n");
+	add_text(&s, "etc/machine-id", "0f1e2d3c4b5a69788796a5b4c3d2e1f0\n");
+	add_text(&s, "etc/security/limits.conf",
+		 "# alice\nalice soft memlock unlimited\n@rdma - memlock -1\n"
+		 "root hard nofile 1\n1000:2000 - nproc 1\n");
+	add_text(&s, "rdma-collect/environ/self.env",
+		 "NCCL_IB_HCA=mlx5_0\nMLX5_SCATTER_TO_CQE=1\n"
+		 "NCCL_DEBUG_FILE=/home/alice/x\nNCCL_SOCKET_IFNAME=eth0 x\n"
+		 "UCX_TLS=\n");
+	add_text(&s, "rdma-collect/attach/gpu01.log",
+		 "on gpu01, gpu01 mlx5_0 and alice: "
+		 "0f1e2d3c4b5a69788796a5b4c3d2e1f0");
+	add(&s, ENT_FILE, "bin", "a\0b 10.0.0.1", 12);
+	add(&s, ENT_LINK, LINK_DIR "enx0c42a15d4db8",
+	    "../../devices/virtual/net/enx0c42a15d4db8", 41);
+	scrub_add_hostname(r, "gpu01.example.com\n");
+	scrub_store(r, &s);
+	store_sort(&s);
+
+	e = get(&s, CFG_PATH);
+	T_OK(e && e->len == sizeof(cfg) &&
+	     !memcmp(e->data + 0x14c, "\0\0\0\0\0\0\0\0", 8) &&
+	     e->data[0x148] == 3 && e->data[0x103] == 0x14,
+	     "config: Device Serial Number zeroed, headers kept");
+	redact_value(r, "nodedesc", "gpu01 mlx5_0", nd, sizeof(nd));
+	snprintf(want, sizeof(want), "%s\n", nd);
+	T_STREQ(text_of(&s, "sys/class/infiniband/mlx5_0/node_desc"), want,
+		"node_desc: nodedesc-xxxxxxxx and its newline");
+	T_OK(shape_ok(text_of(&s, "etc/machine-id"),
+		      "%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%\n") &&
+	     strcmp(text_of(&s, "etc/machine-id"),
+		    "0f1e2d3c4b5a69788796a5b4c3d2e1f0\n"),
+	     "machine-id: another 32 hex digits and the newline");
+	redact_value(r, "user", "alice", user, sizeof(user));
+	snprintf(want, sizeof(want), "# %s\n%s soft memlock unlimited\n"
+		 "@rdma - memlock -1\nroot hard nofile 1\n"
+		 "1000:2000 - nproc 1\n", user, user);
+	T_STREQ(text_of(&s, "etc/security/limits.conf"), want,
+		"limits.conf: the user replaced; @group, root, uid range kept");
+	T_OK(shape_ok(text_of(&s, "rdma-collect/environ/self.env"),
+		      "NCCL_IB_HCA=mlx5_0\nMLX5_SCATTER_TO_CQE=1\n"
+		      "NCCL_DEBUG_FILE=env-@\nNCCL_SOCKET_IFNAME=env-@\n"
+		      "UCX_TLS=\n"),
+	     "environment: allowlisted plain values kept, others env-");
+	redact_value(r, "host", "gpu01", host, sizeof(host));
+	redact_value(r, "machine-id", "0f1e2d3c4b5a69788796a5b4c3d2e1f0", mid,
+		     sizeof(mid));
+	snprintf(want, sizeof(want), "rdma-collect/attach/%s.log", host);
+	e = get(&s, want);
+	snprintf(want, sizeof(want), "on %s, %s and %s: %s", host, nd, user,
+		 mid);
+	T_STREQ(e ? e->data : "(path not renamed)", want,
+		"entry path and text: hostname, node description, user, "
+		"machine id");
+	e = get(&s, "bin");
+	T_OK(e && e->len == 12 && !memcmp(e->data, "a\0b 10.0.0.1", 12),
+	     "binary entry (a NUL byte) left alone");
+	for (i = 0; i < s.n; i++) {
+		e = &s.v[i];
+		if (e->type != ENT_LINK)
+			continue;
+		T_OK(!strstr(e->path, "5d4db8") && !strstr(e->data, "5d4db8") &&
+		     !strcmp(strrchr(e->data, '/'), strrchr(e->path, '/')),
+		     "link name and target renamed alike: %s -> %s", e->path,
+		     e->data);
+	}
+	store_release(&s);
+	redact_free(r);
+}
+
+static void test_keyfile(void)
+{
+	char dir[] = "/tmp/test-redact.XXXXXX", f[64], text[80];
+	unsigned char k[32], k2[32];
+	struct stat st;
+	int created, fd, i;
+
+	if (!mkdtemp(dir)) {
+		T_OK(0, "mkdtemp");
+		return;
+	}
+	snprintf(f, sizeof(f), "%s/new.key", dir);
+	T_OK(!scrub_load_key(f, k, &created) && created &&
+	     !stat(f, &st) && (st.st_mode & 0777) == 0600 && st.st_size == 65,
+	     "missing key file: created, mode 0600, 64 hex digits + newline");
+	T_OK(!scrub_load_key(f, k2, &created) && !created &&
+	     !memcmp(k, k2, 32), "the created key reads back the same");
+	for (i = 0; i < 32; i++)
+		sprintf(text + 2 * i, "%02X", k[i]);
+	snprintf(f, sizeof(f), "%s/hex.key", dir);
+	fd = open(f, O_WRONLY | O_CREAT, 0600);
+	T_OK(write(fd, text, 64) == 64, "write");
+	close(fd);
+	T_OK(!scrub_load_key(f, k2, &created) && !memcmp(k, k2, 32),
+	     "64 upper-case hex digits, no newline");
+	unlink(f);
+	snprintf(f, sizeof(f), "%s/raw.key", dir);
+	fd = open(f, O_WRONLY | O_CREAT, 0600);
+	T_OK(write(fd, k, 32) == 32, "write");
+	close(fd);
+	T_OK(!scrub_load_key(f, k2, &created) && !memcmp(k, k2, 32),
+	     "32 raw bytes");
+	unlink(f);
+	snprintf(f, sizeof(f), "%s/bad.key", dir);
+	fd = open(f, O_WRONLY | O_CREAT, 0600);
+	T_OK(write(fd, text, 63) == 63, "write");
+	close(fd);
+	printf("# two error messages are expected below\n");
+	fflush(stdout);
+	T_OK(scrub_load_key(f, k2, &created) < 0, "63 hex digits refused");
+	unlink(f);
+	snprintf(f, sizeof(f), "%s/new.key", dir);
+	T_OK(scrub_save_key(f, k) < 0, "save never overwrites a key file");
+	unlink(f);
+	rmdir(dir);
 }
 
 static void bench(struct redact *r)
@@ -547,6 +754,8 @@ int main(void)
 	bench(r);
 	redact_free(r);
 	test_keys();
+	test_scrub();
+	test_keyfile();
 	release_rt();
 	return t_done();
 }
