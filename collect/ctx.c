@@ -179,7 +179,8 @@ int ctx_names(struct ctx *c, const char *path, char ***names)
 			continue;
 		if (n >= CTX_MAX_NAMES) {
 			c->errors++;
-			wire_send(c->wfd, W_ERR, 0, E2BIG, path, strlen(path),
+			wire_send(c->wfd, W_ERR, 0, E2BIG, rel(path),
+				  strlen(rel(path)),
 				  NULL, 0);
 			break;
 		}
@@ -227,6 +228,11 @@ static int read_file(struct ctx *c, const char *path, struct buf *out,
 	}
 	if (mode)
 		*mode = st.st_mode & 07777;
+	/* a real file (not sysfs/procfs, whose sizes mean nothing) larger
+	 * than the cap: start at its tail */
+	if ((size_t)st.st_size > out->cap + sizeof(chunk) &&
+	    lseek(fd, st.st_size - (off_t)out->cap, SEEK_SET) > 0)
+		out->truncated = 1;
 	for (;;) {
 		r = read(fd, chunk, sizeof(chunk));
 		if (r < 0) {

@@ -278,6 +278,17 @@ static void test_crash(const char *name)
 	raise(SIGSEGV);
 }
 
+static void null_stdio(void)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	dup2(fd, STDIN_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	close(fd);
+}
+
 static void child(struct run *r, const struct source *src, int wfd)
 {
 	struct ctx c;
@@ -286,6 +297,10 @@ static void child(struct run *r, const struct source *src, int wfd)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
+	/* a child stuck in the kernel must not hold the caller's stdout open
+	 * (b=$(rdma-collect) would wait for it); stderr stays, for sanitizer
+	 * reports (sources never print) */
+	null_stdio();
 	memset(&c, 0, sizeof(c));
 	c.opts = r->opts;
 	c.src = src;
@@ -328,7 +343,7 @@ static int attempt(struct run *r, int si, int64_t until, struct attempt *at)
 {
 	struct buf in = BUF_INIT;
 	char chunk[65536];
-	int fds[2], status, timed_out = 0;
+	int fds[2], status = 0, timed_out = 0;
 	pid_t pid;
 
 	memset(at, 0, sizeof(*at));
