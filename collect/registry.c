@@ -13,6 +13,7 @@ extern const struct source src_modules;
 extern const struct source src_devnodes;
 extern const struct source src_sysfs;
 extern const struct source src_verbs;
+extern const struct source src_libs;
 extern const struct source src_netdev;
 extern const struct source src_klog;
 extern const struct source src_limits;
@@ -29,6 +30,7 @@ const struct source *const sources[] = {
 	&src_devnodes,
 	&src_sysfs,
 	&src_verbs,
+	&src_libs,
 	&src_netdev,
 	&src_klog,
 	&src_limits,

@@ -24,3 +24,11 @@ check "sysfs reason says there is no RDMA device" sh -c \
 check "nothing timed out or failed" sh -c \
 	"! tar --zstd -xOf '$b' manifest.json | grep -q '\"status\": \"\\(timeout\\|error\\)\"'"
 check "rdma-analyze lists the live bundle" sh -c "'$RA' list '$b' | grep -q 'bundle format 1'"
+check "manifest libraries: each of the four rdma-core libraries probed" sh -c "
+	tar --zstd -xOf '$b' manifest.json | python3 -c '
+import json, sys
+libs = json.load(sys.stdin)[\"libraries\"]
+for n in (\"libibverbs\", \"libibumad\", \"libibmad\", \"libibnetdisc\"):
+    st = libs[n][\"status\"]
+    assert st == \"ok\" or st.startswith(\"absent: \"), (n, st)
+'"
