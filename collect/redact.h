@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "sha256.h"
 
 struct redact;
 
@@ -40,8 +41,7 @@ void redact_value(struct redact *r, const char *kind, const char *value,
  * redacted with the same key, without revealing it */
 void redact_key_id(const struct redact *r, char out[17]);
 
-/* SHA-256 and HMAC-SHA256 (FIPS 180-4, RFC 2104), exposed for tests */
-void sha256(const void *data, size_t len, unsigned char out[32]);
+/* HMAC-SHA256 (RFC 2104), exposed for tests; SHA-256 is in sha256.h */
 void hmac_sha256(const unsigned char *key, size_t keylen, const void *data,
 		 size_t len, unsigned char out[32]);
 
