@@ -1,35 +1,86 @@
-/* rdma-analyze: command line.  Until the analyzer lands (loading into
- * SQLite, diagnosis, reports), it can list bundles and check their
- * manifests; every other command says it is not there yet. */
+/* rdma-analyze: the command line.  Subcommands are a table whose first
+ * row is the default (iproute2's rdma.c): a bare list of bundles means
+ * "report". */
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "breader.h"
 #include "buf.h"
 #include "bundle.h"
+#include "db.h"
+#include "jsonp.h"
+#include "json.h"
+#include "load.h"
 #include "log.h"
+#include "report.h"
+#include "rules.h"
 #include "util.h"
+#include "view.h"
 
-#define EXIT_BAD_BUNDLE 1
-#define EXIT_USAGE 2
+#define EXIT_OK 0
+#define EXIT_WARNING 1
+#define EXIT_CRITICAL 2
+#define EXIT_USAGE 3
+#define EXIT_INPUT 4
 
-/* bundles are hostile input: bounds on what we accept */
-#define MAX_ENTRIES 200000
-#define MAX_PATH 4096
-#define MAX_MANIFEST (1u << 20)
+#define LIST_MAX_ENTRIES 200000
+#define LIST_MAX_PATH 4096
+#define LIST_MAX_MANIFEST (1u << 20)
 
 static const char usage_text[] =
-"usage: rdma-analyze list BUNDLE...\n"
-"       rdma-analyze --version\n"
+"usage: rdma-analyze [report] [options] BUNDLE|DIR...\n"
+"       rdma-analyze report --db FILE [options]\n"
+"       rdma-analyze load --db FILE BUNDLE|DIR...\n"
+"       rdma-analyze show BUNDLE|NODE VIEW [ARGS] [--db FILE]\n"
+"       rdma-analyze rules [--json]\n"
+"       rdma-analyze list BUNDLE...\n"
 "\n"
-"  list    check each bundle's manifest and print its sources and entries\n"
+"report  diagnose bundles (loaded in memory, or from --db: the newest\n"
+"        bundle of each node) and write a report\n"
+"          --db FILE          use (and add the BUNDLEs to) this database\n"
+"          -f, --format F     text (default), json or html\n"
+"          -o, --output FILE  write the report to FILE\n"
+"          --thresholds FILE  override thresholds ('name value' lines)\n"
+"          -v, --verbose      evidence and remediation of info findings too\n"
+"load    add bundles to a database (idempotent: a bundle already there is\n"
+"        skipped), then diagnose them\n"
+"show    print a bundle's evidence as the familiar tool would; VIEW is one\n"
+"        of the views listed by 'rdma-analyze show --list'\n"
+"rules   the checks, their layer, severity and the evidence they need;\n"
+"        --thresholds lists the thresholds and their defaults\n"
+"list    check each bundle's manifest and print its entries\n"
 "\n"
-"Loading into SQLite, diagnosis and reports are not implemented yet.\n"
-"Exit status: 0 all bundles read; 1 a bundle was unreadable (the others\n"
-"are still listed); 2 usage error.\n";
+"Exit status: 0 nothing at warning or above; 1 warnings; 2 critical\n"
+"findings; 3 usage error; 4 a bundle or the database could not be read\n"
+"(the other bundles are still reported).\n";
+
+static int usage(const char *fmt, const char *arg)
+{
+	char msg[512];
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(msg, sizeof(msg), fmt, arg);
+#pragma GCC diagnostic pop
+	fprintf(stderr, "rdma-analyze: %s\nTry 'rdma-analyze --help' for more "
+		"information.\n", msg);
+	return EXIT_USAGE;
+}
+
+static int close_stdout(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		error("cannot write to standard output: %s", strerror(errno));
+		return EXIT_INPUT;
+	}
+	return rc;
+}
 
 /* the integer after "key": in a JSON text; -1 if absent */
 static long long json_int_field(const char *json, const char *key)
@@ -75,12 +126,12 @@ static int list_one(const char *path)
 		la_int64_t size = archive_entry_size(ae);
 		char type;
 
-		if (!name || strlen(name) >= MAX_PATH) {
+		if (!name || strlen(name) >= LIST_MAX_PATH) {
 			error("%s: entry %ld: path missing or too long", path, n);
 			goto out;
 		}
-		if (++n > MAX_ENTRIES) {
-			error("%s: more than %d entries", path, MAX_ENTRIES);
+		if (++n > LIST_MAX_ENTRIES) {
+			error("%s: more than %d entries", path, LIST_MAX_ENTRIES);
 			goto out;
 		}
 		if (n == 1) {
@@ -93,7 +144,7 @@ static int list_one(const char *path)
 				      BUNDLE_MANIFEST);
 				goto out;
 			}
-			if (size < 0 || size > MAX_MANIFEST) {
+			if (size < 0 || size > LIST_MAX_MANIFEST) {
 				error("%s: manifest too large", path);
 				goto out;
 			}
@@ -153,9 +204,288 @@ out:
 	return rc;
 }
 
+static int cmd_list(int argc, char **argv)
+{
+	int i, rc = EXIT_OK;
+
+	if (argc < 2)
+		return usage("list: which bundles?%s", "");
+	for (i = 1; i < argc; i++)
+		if (list_one(argv[i]) < 0)
+			rc = EXIT_INPUT;
+	return close_stdout(rc);
+}
+
+static const struct option report_opts[] = {
+	{ "db", required_argument, NULL, 'd' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "thresholds", required_argument, NULL, 't' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct args {
+	const char *db, *format, *output, *thresholds;
+	int verbose, json, list;
+	int nfiles;
+	char **files;
+};
+
+static int parse(int argc, char **argv, struct args *a)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+f:o:vh", report_opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': a->db = optarg; break;
+		case 'f': a->format = optarg; break;
+		case 'o': a->output = optarg; break;
+		case 't': a->thresholds = optarg; break;
+		case 'v': a->verbose = 1; break;
+		case 'j': a->json = 1; break;
+		case 'l': a->list = 1; break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(close_stdout(EXIT_OK));
+		default:
+			return -1;
+		}
+	}
+	a->files = argv + optind;
+	a->nfiles = argc - optind;
+	return 0;
+}
+
+static sqlite3 *open_db(const char *file)
+{
+	return db_open(file ? file : ":memory:");
+}
+
+static int load_and_diagnose(sqlite3 *db, struct args *a,
+			     struct load_stats *st, int progress)
+{
+	if (thresholds_load(db, a->thresholds) < 0)
+		return -1;
+	load_files(db, a->files, a->nfiles, progress, st);
+	return rules_run(db, st->new_ids, st->nnew);
+}
+
+static int cmd_load(int argc, char **argv)
+{
+	struct load_stats st;
+	struct args a;
+	sqlite3 *db;
+	int rc;
+
+	if (parse(argc, argv, &a) < 0)
+		return usage("load: bad option%s", "");
+	if (!a.db)
+		return usage("load: --db FILE is required%s", "");
+	if (!a.nfiles)
+		return usage("load: which bundles?%s", "");
+	db = open_db(a.db);
+	if (!db)
+		return EXIT_INPUT;
+	rc = load_and_diagnose(db, &a, &st, isatty(STDERR_FILENO));
+	fprintf(stderr, "rdma-analyze: %u loaded, %u already in %s, %u failed; "
+		"%lld nodes, %lld bundles in the database\n", st.loaded,
+		st.duplicate, a.db, st.failed,
+		(long long)db_int(db, "SELECT count(*) FROM nodes", NULL),
+		(long long)db_int(db, "SELECT count(*) FROM bundles", NULL));
+	rc = rc < 0 || st.failed ? EXIT_INPUT : EXIT_OK;
+	load_stats_release(&st);
+	db_close(db);
+	return rc;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	const struct report_format *f;
+	struct report_opts ro = { stdout, 0 };
+	struct load_stats st;
+	struct args a;
+	sqlite3 *db;
+	char tmp[4096];
+	int rc, failed = 0;
+
+	if (parse(argc, argv, &a) < 0)
+		return usage("report: bad option%s", "");
+	if (!a.format)
+		a.format = "text";
+	for (f = report_formats; f->name && strcmp(f->name, a.format); f++)
+		;
+	if (!f->name)
+		return usage("unknown format '%s' (text, json, html)", a.format);
+	if (!a.db && !a.nfiles)
+		return usage("report: which bundles (or --db FILE)?%s", "");
+	db = open_db(a.db);
+	if (!db)
+		return EXIT_INPUT;
+	memset(&st, 0, sizeof(st));
+	if (load_and_diagnose(db, &a, &st, 0) < 0)
+		failed = 1;
+	if (st.failed)
+		failed = 1;
+	/* diagnose again with this run's thresholds what was loaded before */
+	if (a.nfiles)
+		rules_run(db, st.all_ids, st.nall);
+	if (report_select(db, a.nfiles ? st.all_ids : NULL, a.nfiles ? st.nall : 0))
+		failed = 1;
+	if (!a.nfiles) {
+		sqlite3_stmt *s = db_query(db, "SELECT bundle_id FROM report_bundles",
+					   NULL);
+		int64_t *ids = NULL;
+		size_t n = 0;
+
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			ids = xrealloc(ids, (n + 1) * sizeof(*ids));
+			ids[n++] = sqlite3_column_int64(s, 0);
+		}
+		db_done(s);
+		rules_run(db, ids, n);
+		free(ids);
+	}
+	ro.verbose = a.verbose;
+	if (a.output) {
+		if (check_snprintf(tmp, sizeof(tmp), "%s.tmp", a.output) < 0 ||
+		    !(ro.out = fopen(tmp, "w"))) {
+			error("cannot write '%s': %s", a.output, strerror(errno));
+			db_close(db);
+			load_stats_release(&st);
+			return EXIT_INPUT;
+		}
+	}
+	rc = f->write(db, &ro);
+	if (a.output) {
+		if (fclose(ro.out) || rc < 0 || rename(tmp, a.output) < 0) {
+			error("cannot write '%s': %s", a.output, strerror(errno));
+			unlink(tmp);
+			failed = 1;
+		}
+	}
+	rc = report_worst(db);
+	db_close(db);
+	load_stats_release(&st);
+	rc = close_stdout(rc);
+	return failed ? EXIT_INPUT : rc;
+}
+
+static int cmd_rules(int argc, char **argv)
+{
+	const struct rule *const *r;
+	const struct threshold *t;
+	struct args a;
+
+	if (parse(argc, argv, &a) < 0 || a.nfiles)
+		return usage("rules: bad arguments%s", "");
+	if (a.thresholds || (argc > 1 && !strcmp(argv[argc - 1], "--thresholds"))) {
+		for (t = thresholds; t->name; t++)
+			printf("%-16s %-8g %s\n", t->name, t->value, t->help);
+		return close_stdout(EXIT_OK);
+	}
+	if (a.json) {
+		struct buf out = BUF_INIT;
+		struct json j;
+
+		json_init(&j, &out, 1);
+		json_arr_open(&j, NULL);
+		for (r = rules_all(); *r; r++) {
+			json_obj_open(&j, NULL);
+			json_str(&j, "id", (*r)->id);
+			json_str(&j, "layer", (*r)->layer);
+			json_str(&j, "severity", severity_name((*r)->severity));
+			json_str(&j, "title", (*r)->title);
+			json_str(&j, "needs", (*r)->needs);
+			json_str(&j, "evidence", (*r)->evidence);
+			json_str(&j, "remediation", (*r)->remediation);
+			json_obj_close(&j);
+		}
+		json_arr_close(&j);
+		json_end(&j);
+		fwrite(out.buf, 1, out.len, stdout);
+		buf_release(&out);
+		return close_stdout(EXIT_OK);
+	}
+	for (r = rules_all(); *r; r++)
+		printf("%-22s %-8s %-8s %s\n", (*r)->id, (*r)->layer,
+		       severity_name((*r)->severity), (*r)->title);
+	return close_stdout(EXIT_OK);
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	const struct view *v;
+	struct bundle_r *b = NULL;
+	char err[512], *file = NULL;
+	struct args a;
+	int rc;
+
+	if (parse(argc, argv, &a) < 0)
+		return usage("show: bad option%s", "");
+	if (a.list) {
+		for (v = views; v->name; v++)
+			printf("%-14s %-8s %s\n", v->name, v->usage, v->help);
+		return close_stdout(EXIT_OK);
+	}
+	if (a.nfiles < 2)
+		return usage("show: BUNDLE|NODE VIEW%s", "");
+	v = view_find(a.files[1]);
+	if (!v)
+		return usage("unknown view '%s' (see rdma-analyze show --list)",
+			     a.files[1]);
+	if (access(a.files[0], F_OK) && a.db) {
+		/* a node name: its newest bundle in the database */
+		sqlite3 *db = open_db(a.db);
+		sqlite3_stmt *s;
+
+		if (!db)
+			return EXIT_INPUT;
+		s = db_query(db, "SELECT b.file FROM bundles b JOIN nodes n ON "
+			     "n.id = b.node_id WHERE n.name = ? ORDER BY "
+			     "b.collected_at DESC, b.id DESC LIMIT 1", "s", a.files[0]);
+		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+			file = xstrdup((const char *)sqlite3_column_text(s, 0));
+		db_done(s);
+		db_close(db);
+		if (!file) {
+			error("no node '%s' in %s", a.files[0], a.db);
+			return EXIT_INPUT;
+		}
+	} else {
+		file = xstrdup(a.files[0]);
+	}
+	if (br_open(file, NULL, &b, err, sizeof(err)) < 0) {
+		error("%s: %s", file, err);
+		free(file);
+		return EXIT_INPUT;
+	}
+	rc = v->show(b, a.nfiles - 2, a.files + 2, stdout) < 0 ? EXIT_INPUT :
+									     EXIT_OK;
+	br_free(b);
+	free(file);
+	return close_stdout(rc);
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} cmds[] = {
+	{ "report", cmd_report },	/* the default */
+	{ "load", cmd_load },
+	{ "show", cmd_show },
+	{ "rules", cmd_rules },
+	{ "list", cmd_list },
+};
+
 int main(int argc, char **argv)
 {
-	int i, rc = 0;
+	size_t i;
 
 	log_prog = "rdma-analyze";
 	if (argc < 2) {
@@ -163,27 +493,22 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		printf("rdma-analyze %s (reads bundle format up to %d)\n",
-		       VERSION, BUNDLE_FORMAT_VERSION);
-		return 0;
+		int n = 0;
+
+		while (db_migrations[n])
+			n++;
+		printf("rdma-analyze %s (reads bundle format up to %d, database "
+		       "schema %d)\n", VERSION, BUNDLE_FORMAT_VERSION, n);
+		return close_stdout(EXIT_OK);
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage_text, stdout);
-		return 0;
+		return close_stdout(EXIT_OK);
 	}
-	if (strcmp(argv[1], "list")) {
-		fprintf(stderr, "rdma-analyze: '%s' is not a command here yet "
-			"(only 'list'); see --help\n", argv[1]);
-		return EXIT_USAGE;
-	}
-	if (argc < 3) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
-	for (i = 2; i < argc; i++)
-		if (list_one(argv[i]) < 0)
-			rc = EXIT_BAD_BUNDLE;
-	if (fflush(stdout) || ferror(stdout))
-		return error("cannot write to standard output"), EXIT_BAD_BUNDLE;
-	return rc;
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	if (argv[1][0] != '-' && access(argv[1], F_OK))
+		return usage("'%s' is neither a command nor a file", argv[1]);
+	return cmds[0].fn(argc, argv);
 }

@@ -41,7 +41,7 @@ run_one() {	# name, command...
 }
 
 : >"$out/all"
-for t in "$BUILD"/tests/test-*; do
+for t in "$BUILD"/tests/test-* "$BUILD"/tests/atest-*; do
 	[ -x "$t" ] || continue
 	n=$(basename "$t")
 	want "$n" || continue

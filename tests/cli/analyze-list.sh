@@ -11,7 +11,7 @@ mkdir newer && tar --zstd -xf good.rdma.tar.zst -C newer manifest.json &&
 	tar --zstd -cf newer.rdma.tar.zst -C newer manifest.json
 "$RA" list good.rdma.tar.zst trunc.rdma.tar.zst junk.rdma.tar.zst \
 	foreign.rdma.tar.zst newer.rdma.tar.zst >out 2>err
-check_eq "exit 1 when a bundle is unreadable" "$?" 1
+check_eq "exit 4 when a bundle is unreadable" "$?" 4
 check "the good bundle is still listed in full" sh -c \
 	"grep -q '^good.rdma.tar.zst: [0-9]* entries' out"
 check_eq "one error line per bad bundle" "$(wc -l <err)" 4
@@ -20,4 +20,4 @@ check "junk: named with the reason" grep -q '^rdma-analyze: junk.rdma.tar.zst: c
 check "foreign tar: not an rdma-collect bundle" grep -q "foreign.rdma.tar.zst: not an rdma-collect bundle (first entry is 'x'" err
 check "newer format refused" grep -q 'newer.rdma.tar.zst: bundle format 99 is newer than this rdma-analyze reads (1)' err
 "$RA" bogus >/dev/null 2>&1
-check_eq "unknown command: exit 2" "$?" 2
+check_eq "unknown command: exit 3" "$?" 3

@@ -1,0 +1,227 @@
+/* db: SQLite access with cached, bound statements */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "log.h"
+
+#define CACHE_SIZE 256
+
+struct cached {
+	sqlite3 *db;
+	const char *sql;
+	sqlite3_stmt *st;
+};
+
+static struct cached cache[CACHE_SIZE];
+
+int db_run(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		error("database: %s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int db_version(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL))
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+sqlite3 *db_open(const char *file)
+{
+	sqlite3 *db = NULL;
+	int v, n, i;
+	char pragma[64];
+
+	if (sqlite3_open_v2(file, &db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		error("cannot open database '%s': %s", file,
+		      db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return NULL;
+	}
+	sqlite3_busy_timeout(db, 5000);
+	db_run(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+	       "PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;");
+	v = db_version(db);
+	for (n = 0; db_migrations[n]; n++)
+		;
+	if (v < 0) {
+		error("'%s' is not an SQLite database", file);
+		goto bad;
+	}
+	if (v > n) {
+		error("database '%s' has schema version %d, newer than this "
+		      "rdma-analyze knows (%d): upgrade rdma-analyze", file, v, n);
+		goto bad;
+	}
+	for (i = v; i < n; i++) {
+		if (db_run(db, "BEGIN") < 0 || db_run(db, db_migrations[i]) < 0)
+			goto bad;
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", i + 1);
+		if (db_run(db, pragma) < 0 || db_run(db, "COMMIT") < 0)
+			goto bad;
+	}
+	return db;
+bad:
+	sqlite3_close(db);
+	return NULL;
+}
+
+void db_close(sqlite3 *db)
+{
+	size_t i;
+
+	for (i = 0; i < CACHE_SIZE; i++) {
+		if (cache[i].db == db) {
+			sqlite3_finalize(cache[i].st);
+			memset(&cache[i], 0, sizeof(cache[i]));
+		}
+	}
+	sqlite3_close(db);
+}
+
+static sqlite3_stmt *prepare(sqlite3 *db, const char *sql)
+{
+	size_t h = ((uintptr_t)sql >> 3) % CACHE_SIZE, i;
+	sqlite3_stmt *st;
+
+	for (i = 0; i < CACHE_SIZE; i++) {
+		struct cached *c = &cache[(h + i) % CACHE_SIZE];
+
+		if (c->db == db && c->sql == sql)
+			return c->st;
+		if (!c->db) {
+			if (sqlite3_prepare_v3(db, sql, -1,
+					       SQLITE_PREPARE_PERSISTENT, &st,
+					       NULL) != SQLITE_OK)
+				die("SQL error: %s in: %.200s", sqlite3_errmsg(db),
+				    sql);
+			c->db = db;
+			c->sql = sql;
+			c->st = st;
+			return st;
+		}
+	}
+	die("statement cache full");
+}
+
+static sqlite3_stmt *vbind(sqlite3 *db, const char *sql, const char *types,
+			   va_list ap)
+{
+	sqlite3_stmt *st = prepare(db, sql);
+	int i;
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	for (i = 0; types && types[i]; i++) {
+		int k = i + 1;
+
+		switch (types[i]) {
+		case 'i':
+			sqlite3_bind_int64(st, k, va_arg(ap, int64_t));
+			break;
+		case 'N': {
+			int64_t v = va_arg(ap, int64_t);
+
+			if (v < 0)
+				sqlite3_bind_null(st, k);
+			else
+				sqlite3_bind_int64(st, k, v);
+			break;
+		}
+		case 'd':
+			sqlite3_bind_double(st, k, va_arg(ap, double));
+			break;
+		case 'D': {
+			double v = va_arg(ap, double);
+
+			if (v < 0)
+				sqlite3_bind_null(st, k);
+			else
+				sqlite3_bind_double(st, k, v);
+			break;
+		}
+		case 's': {
+			const char *s = va_arg(ap, const char *);
+
+			if (s)
+				sqlite3_bind_text(st, k, s, -1, SQLITE_TRANSIENT);
+			else
+				sqlite3_bind_null(st, k);
+			break;
+		}
+		case 'n':
+			sqlite3_bind_null(st, k);
+			break;
+		default:
+			die("db: bad type letter '%c'", types[i]);
+		}
+	}
+	return st;
+}
+
+int db_exec(sqlite3 *db, const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+	int rc;
+
+	va_start(ap, types);
+	st = vbind(db, sql, types, ap);
+	va_end(ap);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		error("database: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
+sqlite3_stmt *db_query(sqlite3 *db, const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+
+	va_start(ap, types);
+	st = vbind(db, sql, types, ap);
+	va_end(ap);
+	return st;
+}
+
+void db_done(sqlite3_stmt *st)
+{
+	sqlite3_reset(st);
+}
+
+int64_t db_int(sqlite3 *db, const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *st;
+	int64_t v = 0;
+	va_list ap;
+
+	va_start(ap, types);
+	st = vbind(db, sql, types, ap);
+	va_end(ap);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return v;
+}

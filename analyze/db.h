@@ -1,0 +1,37 @@
+/* db: the SQLite database (schema/NNN-name.sql, migrated by PRAGMA user_version)
+ * and one way to run a statement with bound parameters.
+ *
+ * db_exec(db, sql, types, ...) prepares sql once (cached by the pointer:
+ * pass string literals), binds one argument per letter of types and steps
+ * to the end:
+ *   i  int64_t        (pass (int64_t) casts: varargs)
+ *   N  int64_t, a negative value binds NULL (absent)
+ *   d  double
+ *   D  double, a negative value binds NULL
+ *   s  const char *   (NULL binds NULL)
+ *   n  no argument: NULL
+ * All SQL goes through bound parameters; nothing from a bundle is ever
+ * pasted into SQL text.
+ */
+#ifndef RDMA_ANALYZE_DB_H
+#define RDMA_ANALYZE_DB_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+/* open (":memory:" or a file), apply migrations; NULL with a message */
+sqlite3 *db_open(const char *file);
+void db_close(sqlite3 *db);
+int db_exec(sqlite3 *db, const char *sql, const char *types, ...);
+/* a cached statement with the parameters bound, ready for sqlite3_step;
+ * reset it with db_done() when finished */
+sqlite3_stmt *db_query(sqlite3 *db, const char *sql, const char *types, ...);
+void db_done(sqlite3_stmt *st);
+/* run plain SQL (no parameters): schema, BEGIN/COMMIT */
+int db_run(sqlite3 *db, const char *sql);
+int64_t db_int(sqlite3 *db, const char *sql, const char *types, ...);
+int db_version(sqlite3 *db);
+
+extern const char *const db_migrations[];	/* generated from schema/ */
+
+#endif

@@ -1,0 +1,394 @@
+/* load-rdma: RDMA devices, ports, GIDs and counters (sysfs and verbs), and
+ * the netdevs behind the ports with their statistics (sysfs, ethtool),
+ * each counter with its --sample second read when the bundle has one */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "load.h"
+#include "log.h"
+#include "util.h"
+
+int load_rdma(struct ld *l);
+
+#define SAMPLE "rdma-collect/sample/"
+
+static int64_t num(const char *s, int64_t dflt)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return dflt;
+	v = strtoll(s, &end, 0);	/* "4: ACTIVE" -> 4, "0x1a" -> 26 */
+	return end == s ? dflt : v;
+}
+
+static int64_t interval_ms(struct ld *l)
+{
+	struct jv *s = br_json(l->b, SAMPLE "sample.json");
+	int64_t ms = 0;
+
+	if (s) {
+		ms = jint(s, "second_ms", 0) - jint(s, "first_ms", 0);
+		if (ms <= 0)	/* SOURCE_DATE_EPOCH: the requested interval */
+			ms = jint(s, "interval_s", 0) * 1000;
+		jfree(s);
+	}
+	return ms;
+}
+
+/* "400 Gb/sec (4X NDR)", "2.5 Gb/sec (1X SDR)" */
+static void parse_rate(const char *r, double *gbps, int64_t *width,
+		       char *speed, size_t n)
+{
+	const char *p;
+
+	*gbps = -1;
+	*width = 0;
+	speed[0] = 0;
+	if (!r)
+		return;
+	*gbps = strtod(r, NULL);
+	p = strchr(r, '(');
+	if (p && sscanf(p, "(%" SCNd64 "X %15[A-Za-z0-9])", width, speed) < 1)
+		*width = 0;
+	(void)n;
+}
+
+static int64_t mtu_bytes(int64_t e)
+{
+	return e >= 1 && e <= 5 ? 128 << e : 0;
+}
+
+static const char *ipv4_of_gid(const char *gid, char *out, size_t n)
+{
+	unsigned a, b, c, d;
+
+	/* 0000:0000:0000:0000:0000:ffff:0a00:000a */
+	if (strncmp(gid, "0000:0000:0000:0000:0000:ffff:", 30) ||
+	    sscanf(gid + 30, "%2x%2x:%2x%2x", &a, &b, &c, &d) != 4)
+		return NULL;
+	snprintf(out, n, "%u.%u.%u.%u", a, b, c, d);
+	return out;
+}
+
+static const struct jv *verbs_port(const struct jv *v, int64_t port)
+{
+	const struct jv *ports = jget(v, "ports");
+	size_t i;
+
+	for (i = 0; i < jlen(ports); i++)
+		if (jint(jat(ports, i), "port", -1) == port)
+			return jat(ports, i);
+	return NULL;
+}
+
+static int counters(struct ld *l, const char *dev, int64_t port,
+		    const char *kind, const char *dir, const char *sdir,
+		    int64_t ims)
+{
+	const char **names;
+	size_t n, i;
+	char p[PATH_MAX], s[PATH_MAX], line[64];
+	int rc = 0;
+
+	n = br_list(l->b, dir, &names);
+	for (i = 0; i < n && !rc; i++) {
+		const char *v2;
+
+		if (!strcmp(names[i], "lifespan"))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		snprintf(s, sizeof(s), "%s/%s", sdir, names[i]);
+		if (!br_line(l->b, p, line, sizeof(line)) || !*line)
+			continue;
+		v2 = br_data(l->b, s, NULL);
+		rc = db_exec(l->db, "INSERT OR REPLACE INTO counters (bundle_id, "
+			     "ibdev, port, kind, name, value, value2, interval_ms, "
+			     "path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", "isissiNNs",
+			     l->bid, dev, port, kind, names[i], num(line, 0),
+			     v2 ? num(v2, 0) : (int64_t)-1, v2 ? ims : (int64_t)-1,
+			     p);
+	}
+	free(names);
+	return rc;
+}
+
+static int port(struct ld *l, const char *dev, const char *pname,
+		const struct jv *verbs, const struct jv *map, int64_t ims)
+{
+	char base[PATH_MAX], p[PATH_MAX], s[PATH_MAX], st[64], ps[64], ll[32],
+	     rate[64], lid[32], smlid[32], lmc[16], smsl[16], cap[32], speed[16];
+	const struct jv *vp;
+	const char *netdev = NULL, **gids;
+	int64_t pn = num(pname, -1), width;
+	double gbps;
+	size_t i, n;
+
+	if (pn < 0)
+		return 0;
+	snprintf(base, sizeof(base), "sys/class/infiniband/%s/ports/%s", dev,
+		 pname);
+#define F(name, buf) (snprintf(p, sizeof(p), "%s/" name, base), \
+		      br_line(l->b, p, buf, sizeof(buf)))
+	F("state", st);
+	F("phys_state", ps);
+	F("link_layer", ll);
+	F("rate", rate);
+	F("lid", lid);
+	F("sm_lid", smlid);
+	F("lid_mask_count", lmc);
+	F("sm_sl", smsl);
+	F("cap_mask", cap);
+#undef F
+	parse_rate(rate[0] ? rate : NULL, &gbps, &width, speed, sizeof(speed));
+	vp = verbs_port(verbs, pn);
+	for (i = 0; i < jlen(map); i++) {
+		const struct jv *e = jat(map, i);
+
+		if (jstr(e, "ibdev") && !strcmp(jstr(e, "ibdev"), dev) &&
+		    jint(e, "port", -1) == pn)
+			netdev = jstr(e, "netdev");
+	}
+	if (db_exec(l->db, "INSERT OR REPLACE INTO ports (bundle_id, ibdev, port, "
+		    "state, state_text, phys_state, phys_state_text, link_layer, "
+		    "rate, rate_gbps, width, speed, lid, sm_lid, lmc, sm_sl, "
+		    "cap_mask, max_mtu, active_mtu, gid_tbl_len, netdev) VALUES (?, "
+		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    "isiNsNsssDisNNNNsNNNs", l->bid, dev, pn,
+		    num(st, vp ? jint(vp, "state", -1) : -1), st[0] ? st : NULL,
+		    num(ps, vp ? jint(vp, "phys_state", -1) : -1),
+		    ps[0] ? ps : NULL, ll[0] ? ll : NULL, rate[0] ? rate : NULL,
+		    gbps, width, speed[0] ? speed : NULL,
+		    num(lid, vp ? jint(vp, "lid", -1) : -1),
+		    num(smlid, vp ? jint(vp, "sm_lid", -1) : -1),
+		    num(lmc, vp ? jint(vp, "lmc", -1) : -1), num(smsl, -1),
+		    cap[0] ? cap : NULL,
+		    mtu_bytes(vp ? jint(vp, "max_mtu", 0) : 0),
+		    mtu_bytes(vp ? jint(vp, "active_mtu", 0) : 0),
+		    vp ? jint(vp, "gid_tbl_len", 0) : (int64_t)0, netdev) < 0)
+		return -1;
+	/* the GID table: non-zero entries */
+	snprintf(p, sizeof(p), "%s/gids", base);
+	n = br_list(l->b, p, &gids);
+	for (i = 0; i < n; i++) {
+		char gid[64], type[32], ndev[32], v4[16];
+		int64_t idx = num(gids[i], -1);
+
+		snprintf(p, sizeof(p), "%s/gids/%s", base, gids[i]);
+		if (idx < 0 || !br_line(l->b, p, gid, sizeof(gid)) ||
+		    !strcmp(gid, "0000:0000:0000:0000:0000:0000:0000:0000") ||
+		    !strcmp(gid, "fe80:0000:0000:0000:0000:0000:0000:0000"))
+			continue;
+		snprintf(p, sizeof(p), "%s/gid_attrs/types/%s", base, gids[i]);
+		if (!br_line(l->b, p, type, sizeof(type)))
+			type[0] = 0;
+		snprintf(s, sizeof(s), "%s/gid_attrs/ndevs/%s", base, gids[i]);
+		if (!br_line(l->b, s, ndev, sizeof(ndev)))
+			ndev[0] = 0;
+		if (db_exec(l->db, "INSERT OR REPLACE INTO gids (bundle_id, ibdev, "
+			    "port, idx, gid, type, ndev, ipv4) VALUES (?, ?, ?, ?, "
+			    "?, ?, ?, ?)", "isiissss", l->bid, dev, pn, idx, gid,
+			    type[0] ? type : NULL, ndev[0] ? ndev : NULL,
+			    ipv4_of_gid(gid, v4, sizeof(v4))) < 0) {
+			free(gids);
+			return -1;
+		}
+	}
+	free(gids);
+	snprintf(p, sizeof(p), "%s/counters", base);
+	snprintf(s, sizeof(s), SAMPLE "sys/class/infiniband/%s/ports/%s/counters",
+		 dev, pname);
+	if (counters(l, dev, pn, "pma", p, s, ims) < 0)
+		return -1;
+	snprintf(p, sizeof(p), "%s/hw_counters", base);
+	snprintf(s, sizeof(s), SAMPLE
+		 "sys/class/infiniband/%s/ports/%s/hw_counters", dev, pname);
+	return counters(l, dev, pn, "hw", p, s, ims);
+}
+
+static int device(struct ld *l, const char *dev, const struct jv *map,
+		  int64_t ims)
+{
+	char p[PATH_MAX], s[PATH_MAX], real[PATH_MAX];
+	char nt[32], guid[32], sguid[32], fw[64], hca[32], board[64], hw[16],
+	     desc[128], parent[64];
+	const char *pci = NULL, **ports;
+	struct jv *verbs;
+	size_t i, n;
+	int rc = 0;
+
+#define F(name, buf) (snprintf(p, sizeof(p), "sys/class/infiniband/%s/" name, \
+			       dev), br_line(l->b, p, buf, sizeof(buf)) ? buf : NULL)
+	snprintf(p, sizeof(p), "sys/class/infiniband/%s/device", dev);
+	if (br_get(l->b, p) && br_resolve(l->b, p, real, sizeof(real)))
+		pci = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	snprintf(s, sizeof(s), "rdma-collect/verbs/%s.json", dev);
+	verbs = br_json(l->b, s);
+	rc = db_exec(l->db, "INSERT OR REPLACE INTO devices (bundle_id, ibdev, "
+		     "node_type, node_guid, sys_image_guid, fw_ver, hca_type, "
+		     "board_id, hw_rev, node_desc, pci_addr, parent, vendor_id, "
+		     "vendor_part_id, phys_port_cnt) VALUES (?, ?, ?, ?, ?, ?, ?, "
+		     "?, ?, ?, ?, ?, ?, ?, ?)", "isssssssssssNNN", l->bid, dev,
+		     F("node_type", nt), F("node_guid", guid),
+		     F("sys_image_guid", sguid), F("fw_ver", fw),
+		     F("hca_type", hca), F("board_id", board), F("hw_rev", hw),
+		     F("node_desc", desc), pci, F("parent", parent),
+		     jint(jget(verbs, "device"), "vendor_id", -1),
+		     jint(jget(verbs, "device"), "vendor_part_id", -1),
+		     jint(jget(verbs, "device"), "phys_port_cnt", -1));
+#undef F
+	snprintf(p, sizeof(p), "sys/class/infiniband/%s/ports", dev);
+	n = br_list(l->b, p, &ports);
+	for (i = 0; i < n && !rc; i++)
+		rc = port(l, dev, ports[i], verbs, map, ims);
+	free(ports);
+	if (!rc) {
+		snprintf(p, sizeof(p), "sys/class/infiniband/%s/hw_counters", dev);
+		snprintf(s, sizeof(s), SAMPLE "sys/class/infiniband/%s/hw_counters",
+			 dev);
+		rc = counters(l, dev, 0, "hw_dev", p, s, ims);
+	}
+	jfree(verbs);
+	return rc;
+}
+
+static int netdev_stats(struct ld *l, const char *nd, int64_t ims)
+{
+	char p[PATH_MAX], s[PATH_MAX];
+	struct jv *e, *e2;
+	const struct jv *stats, *stats2;
+	size_t i, j;
+	int rc = 0;
+
+	snprintf(p, sizeof(p), "rdma-collect/ethtool/%s.json", nd);
+	snprintf(s, sizeof(s), SAMPLE "ethtool/%s.json", nd);
+	e = br_json(l->b, p);
+	e2 = br_json(l->b, s);
+	stats = jget(e, "stats");
+	stats2 = jget(e2, "stats");
+	for (i = 0; i < jlen(stats) && !rc; i++) {
+		const struct jv *kv = jat(stats, i), *kv2 = NULL;
+		const char *name = jstr(jat(kv, 0), NULL);
+
+		if (!name)
+			continue;
+		/* the second read is normally in the same order */
+		if (i < jlen(stats2) && jstr(jat(jat(stats2, i), 0), NULL) &&
+		    !strcmp(jstr(jat(jat(stats2, i), 0), NULL), name))
+			kv2 = jat(stats2, i);
+		for (j = 0; !kv2 && j < jlen(stats2); j++)
+			if (jstr(jat(jat(stats2, j), 0), NULL) &&
+			    !strcmp(jstr(jat(jat(stats2, j), 0), NULL), name))
+				kv2 = jat(stats2, j);
+		rc = db_exec(l->db, "INSERT OR REPLACE INTO netdev_stats (bundle_id, "
+			     "netdev, source, name, value, value2, interval_ms) "
+			     "VALUES (?, ?, 'ethtool', ?, ?, ?, ?)",
+			     "issiNN", l->bid, nd, name,
+			     (int64_t)juint(jat(kv, 1), NULL, 0),
+			     kv2 ? (int64_t)juint(jat(kv2, 1), NULL, 0) :
+				   (int64_t)-1, kv2 ? ims : (int64_t)-1);
+	}
+	if (!rc) {
+		const char **names;
+		size_t n;
+
+		snprintf(p, sizeof(p), "sys/class/net/%s/statistics", nd);
+		n = br_list(l->b, p, &names);
+		for (i = 0; i < n && !rc; i++) {
+			char f[PATH_MAX], line[64];
+			const char *v2;
+
+			snprintf(f, sizeof(f), "%s/%s", p, names[i]);
+			snprintf(s, sizeof(s), SAMPLE "sys/class/net/%s/statistics/%s",
+				 nd, names[i]);
+			if (!br_line(l->b, f, line, sizeof(line)))
+				continue;
+			v2 = br_data(l->b, s, NULL);
+			rc = db_exec(l->db, "INSERT OR REPLACE INTO netdev_stats "
+				     "(bundle_id, netdev, source, name, value, value2, "
+				     "interval_ms) VALUES (?, ?, 'sysfs', ?, ?, ?, ?)",
+				     "issiNN", l->bid, nd, names[i], num(line, 0),
+				     v2 ? num(v2, 0) : (int64_t)-1,
+				     v2 ? ims : (int64_t)-1);
+		}
+		free(names);
+	}
+	jfree(e);
+	jfree(e2);
+	return rc;
+}
+
+static int netdevs(struct ld *l, const struct jv *map, int64_t ims)
+{
+	const char **names;
+	size_t n, i, k;
+	int rc = 0;
+
+	n = br_list(l->b, "sys/class/net", &names);
+	for (i = 0; i < n && !rc; i++) {
+		const char *nd = names[i], *ibdev = NULL;
+		char p[PATH_MAX], real[PATH_MAX], mtu[16], op[16], car[8], spd[16],
+		     addr[80], type[8];
+		const char *master = NULL;
+		struct jv *e;
+		int64_t port = -1;
+
+		for (k = 0; k < jlen(map); k++) {
+			const struct jv *m = jat(map, k);
+
+			if (jstr(m, "netdev") && !strcmp(jstr(m, "netdev"), nd)) {
+				ibdev = jstr(m, "ibdev");
+				port = jint(m, "port", -1);
+			}
+		}
+#define F(name, buf) (snprintf(p, sizeof(p), "sys/class/net/%s/" name, nd), \
+		      br_line(l->b, p, buf, sizeof(buf)) ? buf : NULL)
+		snprintf(p, sizeof(p), "sys/class/net/%s/master", nd);
+		if (br_get(l->b, p) && br_resolve(l->b, p, real, sizeof(real)))
+			master = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+		snprintf(p, sizeof(p), "rdma-collect/ethtool/%s.json", nd);
+		e = br_json(l->b, p);
+		rc = db_exec(l->db, "INSERT OR REPLACE INTO netdevs (bundle_id, name, "
+			     "ibdev, port, mtu, operstate, carrier, speed, address, "
+			     "type, driver, driver_version, fw_version, bus_info, "
+			     "master) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			     "issNNsNNsNsssss",
+			     l->bid, nd, ibdev, port,
+			     num(F("mtu", mtu), 0), F("operstate", op),
+			     num(F("carrier", car), -1), num(F("speed", spd), -1),
+			     F("address", addr), num(F("type", type), -1),
+			     jstr(jget(e, "drvinfo"), "driver"),
+			     jstr(jget(e, "drvinfo"), "version"),
+			     jstr(jget(e, "drvinfo"), "fw_version"),
+			     jstr(jget(e, "drvinfo"), "bus_info"), master);
+#undef F
+		jfree(e);
+		if (!rc)
+			rc = netdev_stats(l, nd, ims);
+	}
+	free(names);
+	return rc;
+}
+
+int load_rdma(struct ld *l)
+{
+	struct jv *map = br_json(l->b, "rdma-collect/ibdev2netdev.json");
+	int64_t ims = interval_ms(l);
+	const char **devs;
+	size_t n, i;
+	int rc = 0;
+
+	n = br_list(l->b, "sys/class/infiniband", &devs);
+	for (i = 0; i < n && !rc; i++)
+		rc = device(l, devs[i], map, ims);
+	free(devs);
+	if (!rc)
+		rc = netdevs(l, map, ims);
+	jfree(map);
+	return rc;
+}

@@ -1,0 +1,39 @@
+/* report: findings of the selected bundles, as text, JSON or HTML.  The
+ * formats are a table (report.c), one file each. */
+#ifndef RDMA_ANALYZE_REPORT_H
+#define RDMA_ANALYZE_REPORT_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* the bundles a report covers: temp table report_bundles(bundle_id) */
+struct report_opts {
+	FILE *out;
+	int verbose;		/* text: evidence and remediation of info too */
+};
+
+struct report_format {
+	const char *name;
+	int (*write)(sqlite3 *db, const struct report_opts *o);
+};
+
+extern const struct report_format report_formats[];
+
+/* fill report_bundles with ids, or (ids NULL) the newest bundle of each
+ * node */
+int report_select(sqlite3 *db, const int64_t *ids, size_t n);
+/* 0 nothing at warning or above, 1 warnings, 2 critical */
+int report_worst(sqlite3 *db);
+
+int report_text(sqlite3 *db, const struct report_opts *o);
+int report_json(sqlite3 *db, const struct report_opts *o);
+int report_html(sqlite3 *db, const struct report_opts *o);
+
+/* layer order of the guides, bottom-up, as an SQL expression over `layer` */
+#define LAYER_ORDER "CASE layer WHEN 'hca' THEN 1 WHEN 'kernel' THEN 2 " \
+	"WHEN 'sm' THEN 3 WHEN 'verbs' THEN 4 WHEN 'perf' THEN 5 WHEN 'app' " \
+	"THEN 6 WHEN 'fleet' THEN 7 WHEN 'history' THEN 8 WHEN 'pairs' THEN 9 " \
+	"ELSE 10 END"
+
+#endif

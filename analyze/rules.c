@@ -1,0 +1,272 @@
+/* rules: registry, thresholds and the runner */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "db.h"
+#include "log.h"
+#include "rules.h"
+#include "util.h"
+
+const struct threshold thresholds[] = {
+	{ "ber_warning", 1e-12, "effective BER above this: warning (NDR bring-up figure)" },
+	{ "ber_critical", 1e-11, "effective BER above this: critical" },
+	{ "raw_ber", 1e-5, "raw (pre-FEC) BER above this: PHY_BER_HIGH" },
+	{ "xmit_wait_ratio", 0.10, "PortXmitWait above this share of PortXmitData" },
+	{ "pause_ratio", 0.01, "received pause time above this share of the interval (or uptime)" },
+	{ "cnp_per_s", 10000, "CNPs per second above this: CNP_HEAVY" },
+	{ "bw_ratio", 0.85, "perftest below this share of line rate: BW_BELOW_LINE_RATE" },
+	{ "gdr_ratio", 0.5, "GPU-memory bandwidth below this share of host-memory: GDR_BW_LOW" },
+	{ "flaps_critical", 2, "link down/up events in 24 h for critical LINK_FLAPPING" },
+	{ "eye_ratio", 0.5, "a lane's eye below this share of the others' median: PHY_EYE_LOW" },
+	{ NULL, 0, NULL },
+};
+
+const struct rule *const *rules_all(void)
+{
+	static const struct rule *all[256];
+	static int done;
+	const struct rule *const lists[] = {
+		rules_evidence, rules_pci, rules_hca, rules_kernel, rules_sm, rules_verbs,
+		rules_perf, rules_app,
+	};
+	size_t i, n = 0;
+
+	if (done)
+		return all;
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		const struct rule *r;
+
+		for (r = lists[i]; r->id; r++) {
+			if (n + 1 >= ARRAY_SIZE(all))
+				die("too many rules");
+			all[n++] = r;
+		}
+	}
+	all[n] = NULL;
+	done = 1;
+	return all;
+}
+
+const struct rule *rule_find(const char *id)
+{
+	const struct rule *const *r;
+
+	for (r = rules_all(); *r; r++)
+		if (!strcmp((*r)->id, id))
+			return *r;
+	return NULL;
+}
+
+const char *severity_name(int sev)
+{
+	return sev == SEV_CRITICAL ? "critical" :
+	       sev == SEV_WARNING ? "warning" : "info";
+}
+
+int64_t finding_add(struct rctx *rc, int64_t bundle_id, int severity,
+		    const char *component, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	db_exec(rc->db, "INSERT INTO findings (bundle_id, rule, layer, severity, "
+		"component, summary, remediation) VALUES (?, ?, ?, ?, ?, ?, ?)",
+		"ississs", bundle_id, rc->rule->id, rc->rule->layer,
+		(int64_t)(severity < 0 ? rc->rule->severity : severity),
+		component ? component : "node", b.buf, rc->rule->remediation);
+	buf_release(&b);
+	return sqlite3_last_insert_rowid(rc->db);
+}
+
+void finding_evidence(struct rctx *rc, int64_t fid, const char *path,
+		      const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	db_exec(rc->db, "INSERT INTO finding_evidence (finding_id, path, value) "
+		"VALUES (?, ?, ?)", "iss", fid, path, b.buf);
+	buf_release(&b);
+}
+
+int thresholds_load(sqlite3 *db, const char *file)
+{
+	const struct threshold *t;
+	char line[256];
+	FILE *f;
+	int lineno = 0;
+
+	if (db_run(db, "CREATE TEMP TABLE IF NOT EXISTS thresholds (name TEXT "
+		   "PRIMARY KEY, value REAL)") < 0)
+		return -1;
+	for (t = thresholds; t->name; t++)
+		db_exec(db, "INSERT OR REPLACE INTO thresholds VALUES (?, ?)",
+			"sd", t->name, t->value);
+	if (!file)
+		return 0;
+	f = fopen(file, "r");
+	if (!f)
+		return error("cannot open thresholds '%s': %s", file,
+			     strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char name[64], rest[8];
+		double v;
+		int found = 0;
+
+		lineno++;
+		if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line))
+			continue;
+		if (sscanf(line, "%63s %lf %7s", name, &v, rest) != 2) {
+			fclose(f);
+			return error("%s:%d: expected 'name value'", file, lineno);
+		}
+		for (t = thresholds; t->name; t++)
+			found |= !strcmp(t->name, name);
+		if (!found) {
+			fclose(f);
+			return error("%s:%d: unknown threshold '%s' (see "
+				     "rdma-analyze rules --thresholds)", file,
+				     lineno, name);
+		}
+		db_exec(db, "INSERT OR REPLACE INTO thresholds VALUES (?, ?)",
+			"sd", name, v);
+	}
+	fclose(f);
+	return 0;
+}
+
+double threshold(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = db_query(db, "SELECT value FROM thresholds WHERE "
+				    "name = ?", "s", name);
+	double v = 0;
+
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_double(st, 0);
+	db_done(st);
+	return v;
+}
+
+/* the bundles of todo whose needed sources are ok or partial go to
+ * todo_rule; the others get a skipped row naming the source */
+static int select_bundles(sqlite3 *db, const struct rule *r)
+{
+	char need[128];
+	const char *p = r->needs ? r->needs : "";
+
+	if (db_run(db, "DELETE FROM todo_rule; INSERT INTO todo_rule SELECT "
+		   "bundle_id FROM todo") < 0)
+		return -1;
+	while (*p) {
+		const char *e = strchrnul(p, ',');
+		sqlite3_stmt *st;
+
+		snprintf(need, sizeof(need), "%.*s", (int)(e - p), p);
+		/* record why, then drop */
+		st = db_query(db, "SELECT t.bundle_id, coalesce(s.status, "
+			      "'missing'), coalesce(s.reason, '') FROM todo_rule t "
+			      "LEFT JOIN sources s ON s.bundle_id = t.bundle_id AND "
+			      "s.name = ? WHERE s.status IS NULL OR s.status NOT IN "
+			      "('ok', 'partial')", "s", need);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			char why[1024];
+
+			snprintf(why, sizeof(why), "source %s %s%s%s", need,
+				 (const char *)sqlite3_column_text(st, 1),
+				 *sqlite3_column_text(st, 2) ? ": " : "",
+				 (const char *)sqlite3_column_text(st, 2));
+			db_exec(db, "INSERT OR IGNORE INTO skipped (bundle_id, "
+				"rule, reason) VALUES (?, ?, ?)", "iss",
+				(int64_t)sqlite3_column_int64(st, 0), r->id, why);
+		}
+		db_done(st);
+		db_exec(db, "DELETE FROM todo_rule WHERE bundle_id IN (SELECT "
+			"t.bundle_id FROM todo_rule t LEFT JOIN sources s ON "
+			"s.bundle_id = t.bundle_id AND s.name = ? WHERE s.status "
+			"IS NULL OR s.status NOT IN ('ok', 'partial'))", "s", need);
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
+static int run_sql(struct rctx *rc)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	if (sqlite3_prepare_v2(rc->db, rc->rule->sql, -1, &st, NULL) != SQLITE_OK)
+		die("rule %s: %s", rc->rule->id, sqlite3_errmsg(rc->db));
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *comp = (const char *)sqlite3_column_text(st, 1);
+		const char *sum = (const char *)sqlite3_column_text(st, 2);
+		const char *ev = (const char *)sqlite3_column_text(st, 3);
+		int sev = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 :
+			  sqlite3_column_int(st, 4);
+		int64_t fid = finding_add(rc, sqlite3_column_int64(st, 0), sev,
+					  comp, "%s", sum ? sum : rc->rule->title);
+
+		while (ev && *ev) {
+			const char *nl = strchrnul(ev, '\n');
+			const char *tab = memchr(ev, '\t', (size_t)(nl - ev));
+
+			if (tab) {
+				char *path = xstrndup(ev, (size_t)(tab - ev));
+
+				finding_evidence(rc, fid, path, "%.*s",
+						 (int)(nl - tab - 1), tab + 1);
+				free(path);
+			}
+			ev = *nl ? nl + 1 : nl;
+		}
+	}
+	sqlite3_finalize(st);
+	if (r != SQLITE_DONE)
+		return error("rule %s: %s", rc->rule->id, sqlite3_errmsg(rc->db));
+	return 0;
+}
+
+int rules_run(sqlite3 *db, const int64_t *ids, size_t n)
+{
+	const struct rule *const *r;
+	size_t i;
+	int rc = 0;
+
+	if (db_run(db, "CREATE TEMP TABLE IF NOT EXISTS todo (bundle_id "
+		   "INTEGER PRIMARY KEY); CREATE TEMP TABLE IF NOT EXISTS "
+		   "todo_rule (bundle_id INTEGER PRIMARY KEY); DELETE FROM todo;") < 0)
+		return -1;
+	if (db_run(db, "SELECT 1 FROM thresholds LIMIT 1") < 0)
+		return -1;
+	db_run(db, "BEGIN");
+	for (i = 0; i < n; i++) {
+		db_exec(db, "INSERT OR IGNORE INTO todo VALUES (?)", "i", ids[i]);
+		db_exec(db, "DELETE FROM finding_evidence WHERE finding_id IN "
+			"(SELECT id FROM findings WHERE bundle_id = ?)", "i", ids[i]);
+		db_exec(db, "DELETE FROM findings WHERE bundle_id = ?", "i", ids[i]);
+		db_exec(db, "DELETE FROM skipped WHERE bundle_id = ?", "i", ids[i]);
+	}
+	for (r = rules_all(); *r; r++) {
+		struct rctx c = { db, *r };
+
+		if (select_bundles(db, *r) < 0) {
+			rc = -1;
+			break;
+		}
+		if ((*r)->sql && run_sql(&c) < 0)
+			rc = -1;
+		if ((*r)->check && (*r)->check(&c) < 0)
+			rc = -1;
+	}
+	db_run(db, rc ? "ROLLBACK" : "COMMIT");
+	return rc;
+}

@@ -1,0 +1,74 @@
+/* rules: the checks of ../CHECKS.md as data.
+ *
+ * A rule is one `const struct rule`: id, layer, severity, title, what
+ * evidence it needs (sources that must be ok or partial), remediation, and
+ * either an SQL query or a check function.  Rules only add findings; they
+ * never print.  The registry (rules.c) lists every rule's table; `rdma-
+ * analyze rules` prints it and the rule reference is generated from it.
+ *
+ * An SQL rule runs once per rule over the bundles in the temporary table
+ * `todo_rule(bundle_id)` (the bundles being diagnosed whose needed sources
+ * are present) and returns one row per finding:
+ *     bundle_id, component, summary, evidence, severity
+ * evidence is "path\tvalue" lines; severity NULL means the rule's default.
+ * Thresholds are in the temporary table thresholds(name, value).
+ */
+#ifndef RDMA_ANALYZE_RULES_H
+#define RDMA_ANALYZE_RULES_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
+
+struct rctx {
+	sqlite3 *db;
+	const struct rule *rule;
+};
+
+struct rule {
+	const char *id;
+	const char *layer;	/* hca kernel sm verbs perf app evidence */
+	int severity;
+	const char *title;
+	const char *needs;	/* comma-separated sources */
+	const char *evidence;	/* what it reads, for `rules` and the docs */
+	const char *remediation;
+	const char *sql;
+	int (*check)(struct rctx *rc);	/* over todo_rule; 0 or -1 */
+};
+
+/* a NULL-id-terminated table per file */
+extern const struct rule rules_pci[], rules_hca[], rules_kernel[], rules_sm[],
+	rules_verbs[], rules_perf[], rules_app[], rules_evidence[];
+
+/* all rules, in report order; NULL-terminated */
+const struct rule *const *rules_all(void);
+const struct rule *rule_find(const char *id);
+
+/* add a finding (severity < 0: the rule's default); returns its id */
+int64_t finding_add(struct rctx *rc, int64_t bundle_id, int severity,
+		    const char *component, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void finding_evidence(struct rctx *rc, int64_t finding_id, const char *path,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+struct threshold {
+	const char *name;
+	double value;
+	const char *help;
+};
+extern const struct threshold thresholds[];
+
+/* fill the thresholds table (defaults, then file overrides: "name value"
+ * lines); 0 or -1 with a message */
+int thresholds_load(sqlite3 *db, const char *file);
+double threshold(sqlite3 *db, const char *name);
+
+/* diagnose bundles (ids); replaces their earlier findings */
+int rules_run(sqlite3 *db, const int64_t *ids, size_t n);
+
+const char *severity_name(int sev);
+
+#endif
