@@ -1,0 +1,32 @@
+# The database: loading is idempotent, and the example queries of
+# schema/DATABASE.md run as written in the sqlite3 shell.
+db="$T/fleet.db"
+"$RA" load --db "$db" "$TOP/samples" >/dev/null 2>"$T/err"
+check_eq "load --db exits 0" "$?" 0
+check "load prints a summary" grep -q 'loaded, .* already in' "$T/err"
+counts() {
+	for t in bundles nodes devices ports gids counters netdevs netdev_stats findings; do
+		printf '%s=%s ' "$t" "$(sqlite3 "$db" "SELECT count(*) FROM $t")"
+	done
+}
+before=$(counts)
+"$RA" load --db "$db" "$TOP/samples" >/dev/null 2>"$T/err2"
+check_eq "loading the same bundles twice changes nothing" "$(counts)" "$before"
+check "the second load says they were already there" grep -q '0 loaded' "$T/err2"
+check_eq "schema version is 1" "$(sqlite3 "$db" 'PRAGMA user_version')" 1
+# every query of DATABASE.md: the indented blocks after a numbered item
+awk '/^ *[0-9]+\. / { if (q != "") print q; q = ""; inq = 0; next }
+     /^       +[^ ]/ { sub(/^ +/, ""); q = q " " $0; next }
+     END { if (q != "") print q }' "$TOP/schema/DATABASE.md" >"$T/queries"
+n=0
+while IFS= read -r q; do
+	n=$((n + 1))
+	if sqlite3 "$db" "$q" >"$T/q.out" 2>&1; then
+		ok "DATABASE.md query $n runs"
+	else
+		fail "DATABASE.md query $n runs"
+		sed 's/^/#   /' "$T/q.out" | head -3
+	fi
+done <"$T/queries"
+check "at least ten example queries" test "$n" -ge 10
+check "query 4 lists the fixture firmware" sh -c "sqlite3 '$db' \"SELECT fw_ver FROM devices\" | grep -q ."
