@@ -206,25 +206,26 @@ void ctx_names_free(char **names, int n)
 	free(names);
 }
 
-/* read a regular file, keeping the tail past the cap; *mode gets its mode */
-static int read_file(struct ctx *c, const char *path, struct buf *out,
-		     uint32_t *mode)
+/* read an open regular file into out (capped at max_file, tail kept),
+ * close it; *mode (may be NULL) gets its mode.  0 or -errno. */
+static int read_fd(struct ctx *c, int fd, struct buf *out, uint32_t *mode)
 {
 	char chunk[65536];
 	size_t total = 0, limit;
 	struct stat st;
 	ssize_t r;
-	int fd;
+	int err = 0;
 
 	buf_reset(out);
 	out->cap = c->opts->max_file;
 	limit = out->cap * CTX_READ_FACTOR;
-	fd = ctx_open(c, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return S_ISDIR(st.st_mode) ? -EISDIR : -ENXIO;
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -ENXIO;
+		goto out;
 	}
 	if (mode)
 		*mode = st.st_mode & 07777;
@@ -236,12 +237,10 @@ static int read_file(struct ctx *c, const char *path, struct buf *out,
 	for (;;) {
 		r = read(fd, chunk, sizeof(chunk));
 		if (r < 0) {
-			int err = errno;
-
-			if (err == EINTR)
+			if (errno == EINTR)
 				continue;
-			close(fd);
-			return -err;
+			err = -errno;
+			goto out;
 		}
 		if (!r)
 			break;
@@ -252,8 +251,21 @@ static int read_file(struct ctx *c, const char *path, struct buf *out,
 			break;
 		}
 	}
+out:
 	close(fd);
-	return 0;
+	return err;
+}
+
+static int read_file(struct ctx *c, const char *path, struct buf *out,
+		     uint32_t *mode)
+{
+	int fd = ctx_open(c, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0) {
+		buf_reset(out);
+		return fd;
+	}
+	return read_fd(c, fd, out, mode);
 }
 
 int ctx_read(struct ctx *c, const char *path, struct buf *out)
@@ -564,48 +576,11 @@ int ctx_emit_capped(struct ctx *c, const char *bpath, const struct buf *b)
 
 int ctx_read_host(struct ctx *c, const char *path, struct buf *out)
 {
-	char chunk[65536];
-	size_t total = 0, limit;
-	struct stat st;
-	ssize_t r;
-	int fd, err = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
-	buf_reset(out);
-	out->cap = c->opts->max_file;
-	limit = out->cap * CTX_READ_FACTOR;
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		buf_reset(out);
 		return -errno;
-	if (fstat(fd, &st) < 0) {
-		err = -errno;
-		goto out;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		err = S_ISDIR(st.st_mode) ? -EISDIR : -ENXIO;
-		goto out;
-	}
-	/* a file on disk knows its size: start at its last cap bytes */
-	if (st.st_size > 0 && (size_t)st.st_size > out->cap &&
-	    lseek(fd, st.st_size - (off_t)out->cap, SEEK_SET) >= 0)
-		out->truncated = 1;
-	for (;;) {
-		r = read(fd, chunk, sizeof(chunk));
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			goto out;
-		}
-		if (!r)
-			break;
-		buf_add_tail(out, chunk, (size_t)r);
-		total += (size_t)r;
-		if (total > limit) {
-			out->truncated = 1;
-			break;
-		}
-	}
-out:
-	close(fd);
-	return err;
+	return read_fd(c, fd, out, NULL);
 }

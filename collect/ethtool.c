@@ -38,16 +38,6 @@ struct eth {
 	int nok;		/* ioctls that succeeded */
 };
 
-static const char *errname(int err, char *tmp, size_t n)
-{
-	const char *s = strerrorname_np(err);
-
-	if (s)
-		return s;
-	xsnprintf(tmp, n, "E%d", err);
-	return tmp;
-}
-
 static void eth_error(struct eth *e, const char *what, int err)
 {
 	int i;
@@ -64,13 +54,12 @@ static void eth_error(struct eth *e, const char *what, int err)
 
 static void eth_errors_json(struct eth *e, struct json *j)
 {
-	char tmp[16];
 	int i;
 
 	json_obj_open(j, "errors");
 	for (i = 0; i < e->nerr; i++)
 		json_str(j, e->errs[i].what,
-			 errname(e->errs[i].err, tmp, sizeof(tmp)));
+			 errno_name(e->errs[i].err));
 	json_obj_close(j);
 }
 

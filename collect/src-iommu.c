@@ -19,18 +19,10 @@ static int skip_unit(const char *name, const char *rel, int isdir)
 	       !strcmp(name, "uevent") || !strcmp(name, "subsystem");
 }
 
-static int skip_none(const char *name, const char *rel, int isdir)
-{
-	(void)name;
-	(void)rel;
-	(void)isdir;
-	return 0;
-}
-
 static int collect(struct ctx *c)
 {
 	const struct tree_opts unit = { .max_depth = 3, .skip = skip_unit };
-	const struct tree_opts group = { .max_depth = 2, .skip = skip_none };
+	const struct tree_opts group = { .max_depth = 2 };
 	char **names, **bdfs, p[512], real[4096];
 	int n, i, nb, groups = 0;
 

@@ -16,14 +16,6 @@
 #include "src.h"
 #include "util.h"
 
-static int skip_none(const char *name, const char *rel, int isdir)
-{
-	(void)name;
-	(void)rel;
-	(void)isdir;
-	return 0;
-}
-
 static void rlim(struct json *j, const char *key, int res)
 {
 	struct rlimit rl;
@@ -122,7 +114,7 @@ static int collect(struct ctx *c)
 		"/proc/sys/vm/nr_hugepages",
 		"/proc/sys/kernel/numa_balancing",
 	};
-	const struct tree_opts all = { .max_depth = 3, .skip = skip_none };
+	const struct tree_opts all = { .max_depth = 3 };
 	char **names, p[256];
 	int n, i, missing = 0;
 	size_t k;

@@ -19,17 +19,9 @@ static const char *const attrs[] = {
 	"version", "srcversion", "refcnt", "initstate", "taint", "coresize",
 };
 
-static int skip_none(const char *name, const char *rel, int isdir)
-{
-	(void)name;
-	(void)rel;
-	(void)isdir;
-	return 0;
-}
-
 static int collect(struct ctx *c)
 {
-	const struct tree_opts links = { .max_depth = 1, .skip = skip_none };
+	const struct tree_opts links = { .max_depth = 1 };
 	char p[256];
 	size_t i, j;
 	struct stat st;

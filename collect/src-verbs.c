@@ -66,16 +66,6 @@ struct dev_errors {
 	} v[VERBS_MAX_ERRORS];
 };
 
-static const char *errname(int err, char *tmp, size_t n)
-{
-	const char *s = strerrorname_np(err);
-
-	if (s)
-		return s;
-	xsnprintf(tmp, n, "E%d", err);
-	return tmp;
-}
-
 static void dev_error(struct dev_errors *e, const char *what, int err)
 {
 	if (e->n >= VERBS_MAX_ERRORS)
@@ -479,7 +469,6 @@ static int dev_json(struct ctx *c, struct verbs *v, struct ibv_device *dev,
 	struct ibv_context *ctx;
 	struct dev_errors e;
 	struct json j;
-	char tmp[16];
 	int rc, i;
 
 	memset(&e, 0, sizeof(e));
@@ -517,8 +506,7 @@ close:
 out:
 	json_obj_open(&j, "errors");
 	for (i = 0; i < e.n; i++)
-		json_str(&j, e.v[i].what, errname(e.v[i].err, tmp,
-						  sizeof(tmp)));
+		json_str(&j, e.v[i].what, errno_name(e.v[i].err));
 	json_obj_close(&j);
 	json_obj_close(&j);
 	json_end(&j);
@@ -590,7 +578,7 @@ static int collect(struct ctx *c)
 	struct verbs v;
 	struct ibv_device **list = NULL;
 	struct buf doc = BUF_INIT, skipped = BUF_INIT;
-	char **names = NULL, p[128], tmp[16];
+	char **names = NULL, p[128];
 	int n = 0, i, k, ok = 0, failed = 0, denied = 0, held = 0, err;
 	int res;
 
@@ -615,7 +603,7 @@ static int collect(struct ctx *c)
 	if (!list || n <= 0) {
 		if (!list && err && err != ENOSYS && err != ENODEV) {
 			ctx_reason(c, "ibv_get_device_list failed: %s (%s)",
-				   errname(err, tmp, sizeof(tmp)),
+				   errno_name(err),
 				   strerror(err));
 			res = err == EACCES || err == EPERM ? SRC_DENIED :
 				SRC_ERROR;
@@ -624,8 +612,7 @@ static int collect(struct ctx *c)
 			if (!list)
 				ctx_reason(c, "no RDMA devices (ibv_get_device_list: "
 					   "%s, %s: no RDMA support in this "
-					   "kernel)", errname(err ? err : ENOSYS,
-							      tmp, sizeof(tmp)),
+					   "kernel)", errno_name(err ? err : ENOSYS),
 					   strerror(err ? err : ENOSYS));
 			else
 				ctx_reason(c, "no RDMA devices (libibverbs "

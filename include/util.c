@@ -106,3 +106,10 @@ int starts_with(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
 }
+
+const char *errno_name(int err)
+{
+	const char *s = strerrorname_np(err);
+
+	return s ? s : "EUNKNOWN";
+}

@@ -21,6 +21,8 @@ int check_snprintf(char *dst, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int64_t mono_ms(void);
 int64_t mono_us(void);
+/* "EACCES" for EACCES; "EUNKNOWN" for what libc cannot name */
+const char *errno_name(int err);
 /* string starts with prefix */
 int starts_with(const char *s, const char *prefix);
 
