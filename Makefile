@@ -115,17 +115,26 @@ check:
 
 bench: all $(TOOL_BIN)
 	$(Q)tests/bench.sh $(BUILD)
+	$(Q)tests/bench-analyze.sh $(BUILD)
 
-# the README's first command: collect this machine, list the bundle, and
-# list the shipped sample bundles
+# the README's first command: collect this machine (when it can), then
+# analyze it with the shipped samples (three nodes and the sample fleet):
+# an HTML report in $(BUILD)/report.html and the text report's first lines
 demo: all
-	$(Q)b=$$($(BUILD)/rdma-collect -o $(BUILD)) && \
-		$(BUILD)/rdma-analyze list $$b samples/*.rdma.tar.zst | \
-		grep -v '^  ' && echo "demo: this machine's bundle is $$b"
+	$(Q)b=$$($(BUILD)/rdma-collect -q -o $(BUILD) 2>/dev/null) || b=; \
+	set -- $$b samples/*.rdma.tar.zst samples/fleet/*.rdma.tar.zst; \
+	$(BUILD)/rdma-analyze report -f html -o $(BUILD)/report.html "$$@"; \
+	rc=$$?; [ $$rc -le 2 ] || exit $$rc; \
+	$(BUILD)/rdma-analyze report "$$@" >$(BUILD)/report.txt; \
+	rc=$$?; [ $$rc -le 2 ] || exit $$rc; \
+	head -n 30 $(BUILD)/report.txt; \
+	echo "demo: $$# bundles$${b:+ (this machine: $$b)}; full reports in $(BUILD)/report.txt and $(BUILD)/report.html"
 
-# rebuild samples/ from the fixture nodes (byte-identical each time)
+# rebuild samples/ from the fixture nodes, and the sample fleet
+# samples/fleet/ with its faults.tsv (byte-identical each time)
 samples: all
 	$(Q)tests/mksamples.sh $(BUILD)
+	$(Q)tests/mkfleet.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) \

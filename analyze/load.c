@@ -16,10 +16,22 @@
 
 int load_core(struct ld *l);
 int load_rdma(struct ld *l);
+int load_pci(struct ld *l);
+int load_kernel(struct ld *l);
+int load_net(struct ld *l);
+int load_host(struct ld *l);
+int load_klog(struct ld *l);
+int load_phy(struct ld *l);
 
 const struct extractor extractors[] = {
 	{ "core", load_core },	/* bundles, nodes, sources: first */
 	{ "rdma", load_rdma },
+	{ "pci", load_pci },
+	{ "kernel", load_kernel },
+	{ "net", load_net },
+	{ "host", load_host },
+	{ "klog", load_klog },
+	{ "phy", load_phy },
 	{ NULL, NULL },
 };
 

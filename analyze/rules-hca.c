@@ -1,6 +1,800 @@
-/* rules-hca: layer checks of CHECKS.md (hca) */
+/* rules-hca: layer 1 of CHECKS.md: the HCA's firmware and the physical
+ * link, from the kernel log (klog, load-klog.c), the port counters
+ * (counters, kind 'pma') and mlxlink outputs (phy, load-phy.c).
+ *
+ * Scope: the counters are the HCA port's own.  The peer switch port's
+ * PortCounters (MAD) are not in bundles yet, so SYMBOL_ERRORS,
+ * PORT_RCV_ERRORS and LINK_FLAPPING cannot see the switch side.
+ * A port down on purpose (physical state Polling: no cable, module or peer;
+ * or Disabled) is never a reason for flapping or physical-layer findings.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "log.h"
 #include "rules.h"
+#include "util.h"
+
+#define MAX_BUNDLES 4096
+#define MAX_EVIDENCE 8
+#define DAY_US (86400LL * 1000000)
+#define INCIDENT_US (60LL * 1000000)	/* one health dump, one incident */
+
+/* RDMA device to PCI function: devices.pci_addr, or load-phy's own
+ * resolution of the device link */
+#define IBDEV_PCI "(SELECT bundle_id, ibdev, pci_addr FROM devices WHERE " \
+	"pci_addr IS NOT NULL UNION SELECT bundle_id, ibdev, pci_addr FROM " \
+	"ibdev_pci)"
+
+/* a port counted as down on purpose */
+#define DOWN_ON_PURPOSE(p) "coalesce(" p ".phys_state, 5) IN (2, 3)"
+
+static size_t todo(struct rctx *rc, int64_t *ids, size_t max)
+{
+	sqlite3_stmt *st = db_query(rc->db, "SELECT bundle_id FROM todo_rule "
+				    "ORDER BY bundle_id", "");
+	size_t n = 0;
+
+	while (sqlite3_step(st) == SQLITE_ROW && n < max)
+		ids[n++] = sqlite3_column_int64(st, 0);
+	db_done(st);
+	return n;
+}
+
+/* the stored kernel log's path: kmsg records have a sequence number */
+static const char *klog_path(sqlite3 *db, int64_t bid)
+{
+	return db_int(db, "SELECT count(*) FROM klog WHERE bundle_id = ? AND "
+		      "seq IS NOT NULL", "i", bid) ?
+		       "rdma-collect/klog/kmsg.txt" :
+		       "rdma-collect/klog/syslog.txt";
+}
+
+static void fmt_ts(char *out, size_t n, int64_t ts)
+{
+	if (ts >= 0)
+		snprintf(out, n, "[%5" PRId64 ".%06" PRId64 "] ", ts / 1000000,
+			 ts % 1000000);
+	else
+		out[0] = 0;
+}
+
+/* the RDMA device on a PCI function, else the address itself */
+static void component_of(sqlite3 *db, int64_t bid, const char *pci,
+			 char *out, size_t n)
+{
+	sqlite3_stmt *st = db_query(db, "SELECT ibdev FROM " IBDEV_PCI " WHERE "
+				    "bundle_id = ? AND pci_addr = ? ORDER BY "
+				    "ibdev LIMIT 1", "is", bid, pci);
+
+	if (pci && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
+	else
+		snprintf(out, n, "%s", pci ? pci : "kernel log");
+	db_done(st);
+}
+
+/* --- kernel-log events per device: FW_RESET, FW_MEM_ALLOC_FAILED,
+ * CABLE_MODULE_ERROR --- */
+
+struct klog_kind {
+	const char *category;
+	const char *what;	/* "firmware health event" */
+	int crit_repeated;	/* 2+ incidents: critical */
+};
+
+static int klog_device_events(struct rctx *rc, const struct klog_kind *k)
+{
+	static int64_t ids[MAX_BUNDLES];
+	size_t n = todo(rc, ids, MAX_BUNDLES), i;
+
+	for (i = 0; i < n; i++) {
+		const char *path = klog_path(rc->db, ids[i]);
+		sqlite3_stmt *st;
+		char **devs = NULL;
+		size_t nd = 0, d;
+
+		/* the devices first: the inner query reuses no statement */
+		st = db_query(rc->db, "SELECT DISTINCT coalesce(device, '') FROM "
+			      "klog WHERE bundle_id = ? AND category = ? ORDER BY 1",
+			      "is", ids[i], k->category);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			devs = xrealloc(devs, (nd + 1) * sizeof(*devs));
+			devs[nd++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+		}
+		db_done(st);
+		for (d = 0; d < nd; d++) {
+			char comp[64], ts[40];
+			int64_t last = -1, incidents = 0, lines = 0, fid;
+			const char *pci = devs[d][0] ? devs[d] : NULL;
+			char *ev[MAX_EVIDENCE];
+			size_t ne = 0, e;
+
+			st = db_query(rc->db, "SELECT ts_us, text FROM klog WHERE "
+				      "bundle_id = ? AND category = ? AND "
+				      "coalesce(device, '') = ? ORDER BY rowid",
+				      "iss", ids[i], k->category, devs[d]);
+			while (sqlite3_step(st) == SQLITE_ROW) {
+				int64_t t = sqlite3_column_type(st, 0) == SQLITE_NULL ?
+					    -1 : sqlite3_column_int64(st, 0);
+				const char *text = (const char *)sqlite3_column_text(st, 1);
+
+				/* a health dump is many lines: one incident is
+				 * the lines within a minute of each other */
+				if (!lines || t < 0 || last < 0 || t < last ||
+				    t - last > INCIDENT_US)
+					incidents++;
+				if (t >= 0)
+					last = t;
+				lines++;
+				if (ne < MAX_EVIDENCE) {
+					char buf[1200];
+
+					fmt_ts(ts, sizeof(ts), t);
+					snprintf(buf, sizeof(buf), "%s%s", ts,
+						 text ? text : "");
+					ev[ne++] = xstrdup(buf);
+				}
+			}
+			db_done(st);
+			component_of(rc->db, ids[i], pci, comp, sizeof(comp));
+			fid = finding_add(rc, ids[i],
+					  k->crit_repeated ? (incidents >= 2 ?
+							      SEV_CRITICAL :
+							      SEV_WARNING) : -1,
+					  comp, "%" PRId64 " %s%s (%" PRId64
+					  " kernel log line%s) on %s%s%s%s", incidents,
+					  k->what, incidents == 1 ? "" : "s", lines,
+					  lines == 1 ? "" : "s", comp,
+					  pci && strcmp(pci, comp) ? " (" : "",
+					  pci && strcmp(pci, comp) ? pci : "",
+					  pci && strcmp(pci, comp) ? ")" : "");
+			for (e = 0; e < ne; e++) {
+				finding_evidence(rc, fid, path, "%s", ev[e]);
+				free(ev[e]);
+			}
+			if (lines > (int64_t)ne)
+				finding_evidence(rc, fid, path, "... %" PRId64
+						 " more lines", lines - (int64_t)ne);
+			free(devs[d]);
+		}
+		free(devs);
+	}
+	return 0;
+}
+
+static int fw_reset(struct rctx *rc)
+{
+	static const struct klog_kind k = { "fw_reset",
+		"firmware health/reset incident", 1 };
+
+	return klog_device_events(rc, &k);
+}
+
+static int fw_mem_alloc(struct rctx *rc)
+{
+	static const struct klog_kind k = { "fw_mem_alloc",
+		"firmware memory (page/ICM) or resource allocation failure", 0 };
+
+	return klog_device_events(rc, &k);
+}
+
+static int cable_module(struct rctx *rc)
+{
+	static const struct klog_kind k = { "cable_module",
+		"port module (cable/transceiver) error event", 0 };
+
+	return klog_device_events(rc, &k);
+}
+
+/* --- LINK_FLAPPING --- */
+
+struct flap_port {
+	char comp[80];
+	char ibdev[64];
+	int64_t port;
+	int64_t ts[64];		/* link-down events (first 64) */
+	int nts, nev;
+	char *ev[MAX_EVIDENCE];
+	int nshown;
+	int64_t downed, downed2, has_downed;
+	char downed_path[512];
+};
+
+static struct flap_port *flap_get(struct flap_port **v, size_t *n,
+				  const char *comp, const char *ibdev,
+				  int64_t port)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*v)[i].comp, comp))
+			return &(*v)[i];
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	memset(&(*v)[*n], 0, sizeof(**v));
+	snprintf((*v)[*n].comp, sizeof((*v)[*n].comp), "%s", comp);
+	snprintf((*v)[*n].ibdev, sizeof((*v)[*n].ibdev), "%s", ibdev ? ibdev : "");
+	(*v)[*n].port = port;
+	return &(*v)[(*n)++];
+}
+
+/* "mlx5_core 0000:17:00.0 ens1f0np0: Link down": the netdev */
+static int netdev_of(const char *text, char *out, size_t n)
+{
+	const char *p = strchr(text, ' '), *e;
+
+	if (!p || !(p = strchr(p + 1, ' ')))
+		return -1;
+	p++;
+	e = strchr(p, ':');
+	if (!e || e == p || (size_t)(e - p) >= n || memchr(p, ' ', (size_t)(e - p)))
+		return -1;
+	memcpy(out, p, (size_t)(e - p));
+	out[e - p] = 0;
+	return 0;
+}
+
+/* the most events in any 24 hours */
+static int max_in_day(const int64_t *ts, int n)
+{
+	int best = 0, i, j;
+
+	for (i = 0; i < n; i++) {
+		int c = 0;
+
+		if (ts[i] < 0) {
+			c = 1;
+		} else {
+			for (j = 0; j < n; j++)
+				c += ts[j] >= ts[i] && ts[j] - ts[i] < DAY_US;
+		}
+		best = c > best ? c : best;
+	}
+	return best;
+}
+
+static int down_on_purpose(sqlite3 *db, int64_t bid, const char *ibdev,
+			   int64_t port)
+{
+	return ibdev[0] && db_int(db, "SELECT count(*) FROM ports p WHERE "
+				  "p.bundle_id = ? AND p.ibdev = ? AND p.port = ? "
+				  "AND " DOWN_ON_PURPOSE("p"), "isi", bid, ibdev,
+				  port) > 0;
+}
+
+/* a driver restart or firmware reset on the device explains one
+ * link_downed step: the device probed twice, or a health incident */
+static int restarted(sqlite3 *db, int64_t bid, const char *ibdev)
+{
+	return db_int(db, "SELECT count(*) FROM klog k JOIN " IBDEV_PCI " d ON "
+		      "d.bundle_id = k.bundle_id AND d.pci_addr = k.device "
+		      "WHERE k.bundle_id = ? AND d.ibdev = ? AND k.text LIKE "
+		      "'%firmware version: %'", "is", bid, ibdev) > 1 ||
+	       db_int(db, "SELECT count(*) FROM klog k JOIN " IBDEV_PCI " d ON "
+		      "d.bundle_id = k.bundle_id AND d.pci_addr = k.device "
+		      "WHERE k.bundle_id = ? AND d.ibdev = ? AND k.category = "
+		      "'fw_reset'", "is", bid, ibdev) > 0;
+}
+
+static void flap_bundle(struct rctx *rc, int64_t bid, double crit_at)
+{
+	const char *path = klog_path(rc->db, bid);
+	struct flap_port *v = NULL;
+	size_t n = 0, i;
+	sqlite3_stmt *st;
+
+	st = db_query(rc->db, "SELECT k.ts_us, k.text, k.device, d.ibdev FROM "
+		      "klog k LEFT JOIN " IBDEV_PCI " d ON d.bundle_id = k.bundle_id "
+		      "AND d.pci_addr = k.device WHERE k.bundle_id = ? AND "
+		      "k.category = 'link_flap' AND (k.text LIKE '%: Link down%' "
+		      "OR k.text LIKE '%Cable unplugged%') ORDER BY k.rowid",
+		      "i", bid);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t t = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 :
+			    sqlite3_column_int64(st, 0);
+		const char *text = (const char *)sqlite3_column_text(st, 1);
+		const char *dev = (const char *)sqlite3_column_text(st, 2);
+		const char *ibdev = (const char *)sqlite3_column_text(st, 3);
+		char comp[80], nd[64], ts[40], buf[1200];
+		int64_t port = 1;
+		struct flap_port *f;
+
+		if (strstr(text, "Link down") && netdev_of(text, nd, sizeof(nd)) == 0) {
+			sqlite3_stmt *q = db_query(rc->db, "SELECT ibdev, port FROM "
+						   "netdevs WHERE bundle_id = ? AND "
+						   "name = ? AND ibdev IS NOT NULL",
+						   "is", bid, nd);
+
+			if (sqlite3_step(q) == SQLITE_ROW) {
+				snprintf(buf, sizeof(buf), "%s",
+					 (const char *)sqlite3_column_text(q, 0));
+				port = sqlite3_column_int64(q, 1);
+				db_done(q);
+				snprintf(comp, sizeof(comp), "%s:%" PRId64, buf, port);
+				f = flap_get(&v, &n, comp, buf, port);
+				goto add;
+			}
+			db_done(q);
+		}
+		if (ibdev)
+			snprintf(comp, sizeof(comp), "%s:1", ibdev);
+		else
+			snprintf(comp, sizeof(comp), "%s", dev ? dev : "kernel log");
+		f = flap_get(&v, &n, comp, ibdev, port);
+add:
+		if (f->nts < (int)ARRAY_SIZE(f->ts))
+			f->ts[f->nts++] = t;
+		f->nev++;
+		if (f->nshown < MAX_EVIDENCE) {
+			fmt_ts(ts, sizeof(ts), t);
+			snprintf(buf, sizeof(buf), "%s%s", ts, text);
+			f->ev[f->nshown++] = xstrdup(buf);
+		}
+	}
+	db_done(st);
+	st = db_query(rc->db, "SELECT c.ibdev, c.port, c.value, c.value2, c.path, "
+		      "c.interval_ms FROM counters c WHERE c.bundle_id = ? AND "
+		      "c.kind = 'pma' AND c.name = 'link_downed' AND (c.value > 0 "
+		      "OR c.value2 > 0) ORDER BY c.ibdev, c.port", "i", bid);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *ibdev = (const char *)sqlite3_column_text(st, 0);
+		int64_t port = sqlite3_column_int64(st, 1);
+		char comp[80];
+		struct flap_port *f;
+
+		snprintf(comp, sizeof(comp), "%s:%" PRId64, ibdev, port);
+		f = flap_get(&v, &n, comp, ibdev, port);
+		f->has_downed = 1;
+		f->downed = sqlite3_column_int64(st, 2);
+		f->downed2 = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 :
+			     sqlite3_column_int64(st, 3);
+		snprintf(f->downed_path, sizeof(f->downed_path), "%s",
+			 (const char *)sqlite3_column_text(st, 4));
+	}
+	db_done(st);
+	for (i = 0; i < n; i++) {
+		struct flap_port *f = &v[i];
+		int day = max_in_day(f->ts, f->nts), sev, k;
+		int grew = f->has_downed && f->downed2 > f->downed;
+		int64_t fid;
+
+		if (f->ibdev[0] && down_on_purpose(rc->db, bid, f->ibdev, f->port))
+			goto next;
+		/* the one step of a driver restart or firmware reset */
+		if (!f->nev && f->has_downed && !grew && f->downed == 1 &&
+		    restarted(rc->db, bid, f->ibdev))
+			goto next;
+		sev = day >= crit_at || grew ? SEV_CRITICAL : SEV_WARNING;
+		if (f->nev && f->has_downed)
+			fid = finding_add(rc, bid, sev, f->comp, "link of %s went "
+					  "down %d time%s in the kernel log (%d "
+					  "within 24 h) and LinkDownedCounter is %"
+					  PRId64 "%s", f->comp, f->nev,
+					  f->nev == 1 ? "" : "s", day,
+					  grew ? f->downed2 : f->downed,
+					  grew ? ", growing" : "");
+		else if (f->nev)
+			fid = finding_add(rc, bid, sev, f->comp, "link of %s went "
+					  "down %d time%s in the kernel log (%d "
+					  "within 24 h)", f->comp, f->nev,
+					  f->nev == 1 ? "" : "s", day);
+		else if (grew)
+			fid = finding_add(rc, bid, sev, f->comp, "LinkDownedCounter "
+					  "of %s went from %" PRId64 " to %" PRId64
+					  " between the two reads: the link is "
+					  "going down now", f->comp, f->downed,
+					  f->downed2);
+		else
+			fid = finding_add(rc, bid, sev, f->comp, "LinkDownedCounter "
+					  "of %s is %" PRId64 ": the link went "
+					  "down and retrained since the counters "
+					  "were cleared", f->comp, f->downed);
+		for (k = 0; k < f->nshown; k++)
+			finding_evidence(rc, fid, path, "%s", f->ev[k]);
+		if (f->has_downed) {
+			if (f->downed2 >= 0)
+				finding_evidence(rc, fid, f->downed_path,
+						 "%" PRId64 " (second read %" PRId64
+						 ")", f->downed, f->downed2);
+			else
+				finding_evidence(rc, fid, f->downed_path,
+						 "%" PRId64, f->downed);
+		}
+next:
+		for (k = 0; k < f->nshown; k++)
+			free(f->ev[k]);
+	}
+	free(v);
+}
+
+static int link_flapping(struct rctx *rc)
+{
+	static int64_t ids[MAX_BUNDLES];
+	size_t n = todo(rc, ids, MAX_BUNDLES), i;
+	double crit = threshold(rc->db, "flaps_critical");
+
+	if (crit < 1)
+		crit = 2;
+	for (i = 0; i < n; i++)
+		flap_bundle(rc, ids[i], crit);
+	return 0;
+}
+
+/* --- PHY_EYE_LOW --- */
+
+static int lanes(const char *s, double *v, int max)
+{
+	int n = 0;
+
+	while (s && *s && n < max) {
+		char *end;
+
+		v[n++] = strtod(s, &end);
+		if (end == s)
+			return n - 1;
+		s = *end == ',' ? end + 1 : end;
+		if (*end != ',')
+			break;
+	}
+	return n;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* lanes below ratio x the median of the other lanes, as "lane N: v
+ * (median m)" in out; returns how many */
+static int low_lanes(const double *v, int n, double ratio, char *out,
+		     size_t len)
+{
+	int i, j, bad = 0;
+	size_t o = 0;
+
+	out[0] = 0;
+	for (i = 0; i < n; i++) {
+		double others[16], med;
+		int k = 0;
+
+		if (v[i] < 0)
+			continue;
+		for (j = 0; j < n && k < 16; j++)
+			if (j != i && v[j] >= 0)
+				others[k++] = v[j];
+		if (k < 1)
+			continue;
+		qsort(others, (size_t)k, sizeof(*others), cmp_d);
+		med = k % 2 ? others[k / 2] : (others[k / 2 - 1] + others[k / 2]) / 2;
+		if (med > 0 && v[i] < ratio * med) {
+			int w = snprintf(out + o, len - o, "%slane %d: %g (others' "
+					 "median %g)", bad ? ", " : "", i, v[i], med);
+
+			if (w > 0 && (size_t)w < len - o)
+				o += (size_t)w;
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static int eye_low(struct rctx *rc)
+{
+	double ratio = threshold(rc->db, "eye_ratio");
+	sqlite3_stmt *st = db_query(rc->db, "SELECT h.bundle_id, h.path, "
+				    "h.ibdev, h.port, h.eye_height, h.eye_phase "
+				    "FROM phy h JOIN todo_rule t ON t.bundle_id = "
+				    "h.bundle_id LEFT JOIN ports p ON p.bundle_id = "
+				    "h.bundle_id AND p.ibdev = h.ibdev AND p.port = "
+				    "h.port WHERE NOT " DOWN_ON_PURPOSE("p")
+				    " AND (h.eye_height IS NOT NULL OR h.eye_phase "
+				    "IS NOT NULL) ORDER BY h.bundle_id, h.path", "");
+	struct row {
+		int64_t bid;
+		char comp[80], path[512], hs[256], ps[256];
+	} *rows = NULL;
+	size_t n = 0, i;
+
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *ib = (const char *)sqlite3_column_text(st, 2);
+		const char *h = (const char *)sqlite3_column_text(st, 4);
+		const char *p = (const char *)sqlite3_column_text(st, 5);
+		struct row *r;
+
+		rows = xrealloc(rows, (n + 1) * sizeof(*rows));
+		r = &rows[n++];
+		r->bid = sqlite3_column_int64(st, 0);
+		snprintf(r->path, sizeof(r->path), "%s",
+			 (const char *)sqlite3_column_text(st, 1));
+		if (ib)
+			snprintf(r->comp, sizeof(r->comp), "%s:%lld", ib,
+				 (long long)sqlite3_column_int64(st, 3));
+		else
+			snprintf(r->comp, sizeof(r->comp), "%s", r->path);
+		snprintf(r->hs, sizeof(r->hs), "%s", h ? h : "");
+		snprintf(r->ps, sizeof(r->ps), "%s", p ? p : "");
+	}
+	db_done(st);
+	for (i = 0; i < n; i++) {
+		double hv[16], pv[16];
+		int nh = lanes(rows[i].hs, hv, 16), np = lanes(rows[i].ps, pv, 16);
+		char hb[512], pb[512];
+		int bh = low_lanes(hv, nh, ratio, hb, sizeof(hb));
+		int bp = low_lanes(pv, np, ratio, pb, sizeof(pb));
+		int64_t fid;
+
+		if (!bh && !bp)
+			continue;
+		fid = finding_add(rc, rows[i].bid, -1, rows[i].comp, "eye opening "
+				  "of %s low on one lane%s%s%s%s%s", rows[i].comp,
+				  bh ? ": height " : "", bh ? hb : "",
+				  bh && bp ? ";" : "", bp ? " phase " : "",
+				  bp ? pb : "");
+		if (rows[i].hs[0])
+			finding_evidence(rc, fid, rows[i].path, "Height Eye "
+					 "Opening [mV] %s", rows[i].hs);
+		if (rows[i].ps[0])
+			finding_evidence(rc, fid, rows[i].path, "Phase Eye "
+					 "Opening [psec] %s", rows[i].ps);
+	}
+	free(rows);
+	return 0;
+}
+
+/* --- counters --- */
+
+/* one finding per port over the named pma counters with a value > 0 on
+ * either read; severity column: critical when one grew between the reads
+ * (grow_crit), else the rule's */
+#define PMA_RULE(names, what, grow_crit)                                      \
+	"SELECT c.bundle_id, c.ibdev || ':' || c.port, "                      \
+	"group_concat(c.name || ' ' || c.value || CASE WHEN c.value2 > "      \
+	"c.value THEN ' -> ' || c.value2 || ' in ' || c.interval_ms || "      \
+	"' ms' ELSE '' END, ', ') || ' on ' || c.ibdev || ':' || c.port || "  \
+	"' (" what "; HCA side: the switch port counters are not in the "     \
+	"bundle)', group_concat(c.path || char(9) || c.value || CASE WHEN "   \
+	"c.value2 IS NOT NULL THEN ' (second read ' || c.value2 || ' after "  \
+	"' || c.interval_ms || ' ms)' ELSE '' END, char(10)), "               \
+	"CASE WHEN " grow_crit " AND max(c.value2 > c.value) THEN 2 ELSE "    \
+	"NULL END FROM counters c JOIN todo_rule t ON t.bundle_id = "         \
+	"c.bundle_id LEFT JOIN ports p ON p.bundle_id = c.bundle_id AND "     \
+	"p.ibdev = c.ibdev AND p.port = c.port WHERE c.kind = 'pma' AND "     \
+	"c.name IN (" names ") AND max(c.value, coalesce(c.value2, 0)) > 0 "  \
+	"AND NOT " DOWN_ON_PURPOSE("p") " GROUP BY c.bundle_id, c.ibdev, "    \
+	"c.port ORDER BY c.bundle_id, c.ibdev, c.port"
+
+/* speeds in order; the HCA types' best InfiniBand speed (refdata 04: hca_type
+ * is MT + the PCI device id in decimal); Ethernet-only parts are absent */
+#define SPEED_RANK(s)                                                         \
+	"CASE " s " WHEN 'SDR' THEN 1 WHEN 'DDR' THEN 2 WHEN 'QDR' THEN 3 "   \
+	"WHEN 'FDR10' THEN 4 WHEN 'FDR' THEN 5 WHEN 'EDR' THEN 6 WHEN 'HDR' " \
+	"THEN 7 WHEN 'NDR' THEN 8 WHEN 'XDR' THEN 9 END"
+#define VERBS_SPEED(a)                                                        \
+	"CASE " a ".active_speed_ex WHEN 256 THEN 'XDR' ELSE CASE "           \
+	a ".active_speed WHEN 1 THEN 'SDR' WHEN 2 THEN 'DDR' WHEN 4 THEN "    \
+	"'QDR' WHEN 8 THEN 'FDR10' WHEN 16 THEN 'FDR' WHEN 32 THEN 'EDR' "    \
+	"WHEN 64 THEN 'HDR' WHEN 128 THEN 'NDR' END END"
+#define VERBS_WIDTH(a)                                                        \
+	"CASE " a ".active_width WHEN 1 THEN 1 WHEN 2 THEN 4 WHEN 4 THEN 8 "  \
+	"WHEN 8 THEN 12 WHEN 16 THEN 2 END"
+
+static const char link_degraded_sql[] =
+	"WITH hca (hca_type, name, best) AS (VALUES "
+	"('MT4113', 'Connect-IB', 'FDR'), ('MT4115', 'ConnectX-4', 'EDR'), "
+	"('MT4116', 'ConnectX-4 VF', 'EDR'), ('MT4119', 'ConnectX-5', 'EDR'), "
+	"('MT4120', 'ConnectX-5 VF', 'EDR'), ('MT4121', 'ConnectX-5 Ex', 'EDR'), "
+	"('MT4122', 'ConnectX-5 Ex VF', 'EDR'), ('MT4123', 'ConnectX-6', 'HDR'), "
+	"('MT4124', 'ConnectX-6 VF', 'HDR'), ('MT4129', 'ConnectX-7', 'NDR'), "
+	"('MT4131', 'ConnectX-8', 'XDR'), ('MT41682', 'BlueField', 'EDR'), "
+	"('MT41692', 'BlueField-3', 'NDR'), ('MT41695', 'BlueField-4', 'XDR')), "
+	"q AS (SELECT p.bundle_id, p.ibdev, p.port, p.rate, h.name, h.best, "
+	"coalesce(nullif(p.width, 0), " VERBS_WIDTH("a") ") AS w, "
+	"coalesce(p.speed, " VERBS_SPEED("a") ") AS s, "
+	"(SELECT ',' || replace(replace(replace(x.enabled_speeds, '(', ','), "
+	"')', ','), ' ', '') || ',' FROM phy x WHERE x.bundle_id = p.bundle_id "
+	"AND x.ibdev = p.ibdev AND x.port = p.port LIMIT 1) AS en, "
+	"(SELECT ',' || replace(replace(replace(x.cable_speeds, '(', ','), "
+	"')', ','), ' ', '') || ',' FROM phy x WHERE x.bundle_id = p.bundle_id "
+	"AND x.ibdev = p.ibdev AND x.port = p.port LIMIT 1) AS cab, "
+	"a.active_width AS aw, a.active_speed AS asp "
+	"FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
+	"JOIN devices d ON d.bundle_id = p.bundle_id AND d.ibdev = p.ibdev "
+	"JOIN hca h ON h.hca_type = d.hca_type "
+	"LEFT JOIN link_active a ON a.bundle_id = p.bundle_id AND a.ibdev = "
+	"p.ibdev AND a.port = p.port "
+	"WHERE p.link_layer = 'InfiniBand' AND p.state = 4) "
+	"SELECT bundle_id, ibdev || ':' || port, "
+	"'link of ' || ibdev || ':' || port || ' runs ' || w || 'X ' || s || "
+	"' but the ' || name || ' does 4X ' || best || CASE WHEN w >= 4 AND "
+	"NOT (instr(en, ',' || best || ',') AND instr(cab, ',' || best || ',')) "
+	"THEN ' (whether the switch port and the cable support and enable ' "
+	"|| best || ' is not in the bundle: needs MAD PortInfo or mlxlink)' "
+	"ELSE '' END, "
+	"'sys/class/infiniband/' || ibdev || '/ports/' || port || '/rate' || "
+	"char(9) || coalesce(rate, '') || char(10) || 'rdma-collect/verbs/' "
+	"|| ibdev || '.json' || char(9) || 'active_width ' || coalesce(aw, '?') "
+	"|| ', active_speed ' || coalesce(asp, '?') || CASE WHEN en IS NOT NULL "
+	"THEN char(10) || 'mlxlink' || char(9) || 'Enabled Link Speed ' || "
+	"trim(en, ',') || '; Supported Cable Speed ' || coalesce(trim(cab, ','), "
+	"'?') ELSE '' END, "
+	"CASE WHEN w < 4 THEN 2 WHEN instr(en, ',' || best || ',') AND "
+	"instr(cab, ',' || best || ',') THEN 2 ELSE 1 END "
+	"FROM q WHERE w < 4 OR " SPEED_RANK("s") " < " SPEED_RANK("best")
+	" ORDER BY bundle_id, ibdev, port";
+
+static const char phy_ber_sql[] =
+	"WITH th AS (SELECT (SELECT value FROM thresholds WHERE name = "
+	"'ber_warning') AS bw, (SELECT value FROM thresholds WHERE name = "
+	"'ber_critical') AS bc, (SELECT value FROM thresholds WHERE name = "
+	"'raw_ber') AS br) "
+	"SELECT h.bundle_id, coalesce(h.ibdev || ':' || h.port, h.path), "
+	"'physical layer of ' || coalesce(h.ibdev || ':' || h.port, h.path) || "
+	"': ' || trim(CASE WHEN h.eff_errors > 0 THEN 'effective physical "
+	"errors ' || h.eff_errors || '; ' ELSE '' END || CASE WHEN h.eff_ber > "
+	"th.bw THEN 'effective BER ' || h.eff_ber_text || ' above ' || "
+	"printf('%g', CASE WHEN h.eff_ber > th.bc THEN th.bc ELSE th.bw END) || "
+	"'; ' ELSE '' END || CASE WHEN h.raw_ber > th.br THEN 'raw BER ' || "
+	"h.raw_ber_text || ' above ' || printf('%g', th.br) || '; ' ELSE '' END, "
+	"'; '), "
+	"h.path || char(9) || 'Effective Physical Errors ' || coalesce("
+	"h.eff_errors, 'N/A') || ', Effective Physical BER ' || coalesce("
+	"h.eff_ber_text, 'N/A') || ', Raw Physical BER ' || coalesce("
+	"h.raw_ber_text, 'N/A') || coalesce(', Raw Physical Errors Per Lane ' "
+	"|| h.raw_errors, ''), "
+	"CASE WHEN h.eff_errors > 0 OR h.eff_ber > th.bc OR h.raw_ber > th.br "
+	"THEN 2 ELSE 1 END "
+	"FROM phy h JOIN todo_rule t ON t.bundle_id = h.bundle_id, th "
+	"LEFT JOIN ports p ON p.bundle_id = h.bundle_id AND p.ibdev = h.ibdev "
+	"AND p.port = h.port WHERE NOT " DOWN_ON_PURPOSE("p") " AND "
+	"(h.eff_errors > 0 OR h.eff_ber > th.bw OR h.raw_ber > th.br) "
+	"ORDER BY h.bundle_id, h.path";
+
+static const char xmit_wait_sql[] =
+	"WITH x AS (SELECT w.bundle_id, w.ibdev, w.port, w.value AS w1, "
+	"w.value2 AS w2, d.value AS d1, d.value2 AS d2, w.interval_ms AS ms, "
+	"w.path AS wp, d.path AS dp, (SELECT value FROM thresholds WHERE name "
+	"= 'xmit_wait_ratio') AS thr FROM counters w JOIN todo_rule t ON "
+	"t.bundle_id = w.bundle_id JOIN counters d ON d.bundle_id = w.bundle_id "
+	"AND d.ibdev = w.ibdev AND d.port = w.port AND d.kind = 'pma' AND "
+	"d.name = 'port_xmit_data' LEFT JOIN ports p ON p.bundle_id = "
+	"w.bundle_id AND p.ibdev = w.ibdev AND p.port = w.port WHERE w.kind = "
+	"'pma' AND w.name = 'port_xmit_wait' AND NOT " DOWN_ON_PURPOSE("p") "), "
+	"y AS (SELECT *, w2 IS NOT NULL AND d2 IS NOT NULL AND w2 >= w1 AND "
+	"d2 >= d1 AS sampled FROM x), "
+	"z AS (SELECT *, CASE WHEN sampled THEN CASE WHEN d2 > d1 THEN "
+	"CAST(w2 - w1 AS REAL) / (d2 - d1) WHEN w2 > w1 THEN 1e308 ELSE 0 END "
+	"WHEN d1 > 0 THEN CAST(w1 AS REAL) / d1 ELSE 0 END AS ratio FROM y) "
+	"SELECT bundle_id, ibdev || ':' || port, 'PortXmitWait on ' || ibdev || "
+	"':' || port || ' is ' || CASE WHEN ratio >= 1e308 THEN 'growing while "
+	"no data was sent' ELSE printf('%.1f%%', 100 * ratio) || ' of "
+	"PortXmitData' END || CASE WHEN sampled THEN ' over the ' || ms || "
+	"' ms sample' ELSE ' since the counters began' END || ' (threshold ' || "
+	"printf('%g%%', 100 * thr) || '): sustained congestion or missing "
+	"credits', wp || char(9) || w1 || coalesce(' (second read ' || w2 || "
+	"')', '') || char(10) || dp || char(9) || d1 || coalesce(' (second "
+	"read ' || d2 || ')', ''), NULL FROM z WHERE ratio > thr "
+	"ORDER BY bundle_id, ibdev, port";
 
 const struct rule rules_hca[] = {
+	{
+		.id = "FW_RESET",
+		.layer = "hca",
+		.severity = SEV_WARNING,
+		.title = "mlx5 firmware health event, fatal error, reset or recovery",
+		.needs = "klog",
+		.evidence = "rdma-collect/klog/kmsg.txt (or syslog.txt): health dump (\"Health issue observed\", print_health_info lines), \"Fatal error N detected\", health compromised, FW reset and recovery lines; critical at 2+ incidents (lines within a minute are one incident)",
+		.remediation = "The HCA's firmware crashed or was reset. Save the health dump (synd, ext_synd, fw_ver) and the devlink health report (devlink health show; devlink health dump show pci/<bdf> reporter fw_fatal), update the firmware to the current release for the board (mlxfwmanager), and check temperature and PCIe errors (AER); repeated resets mean the card goes to the vendor (RMA).",
+		.check = fw_reset,
+	},
+	{
+		.id = "FW_MEM_ALLOC_FAILED",
+		.layer = "hca",
+		.severity = SEV_CRITICAL,
+		.title = "firmware memory (page/ICM) allocation failure, or firmware resources used up",
+		.needs = "klog",
+		.evidence = "rdma-collect/klog/kmsg.txt: pagealloc lines (\"failed to allocate page\", \"func_id 0x.., npages N, err N\", \"failed reclaiming pages\" ...), SW ICM pool failures, commands failing with \"limits exceeded\" or \"no resources\"",
+		.remediation = "The host could not give the HCA firmware the memory it asked for (ICM pages), or the application exhausted HCA resources: check host memory pressure and huge pages, lower the number of QPs/MRs (NCCL_IB_QPS_PER_CONNECTION, MR caching, fewer processes per HCA), and look for an application leaking QPs or MRs; reload the driver after freeing memory.",
+		.check = fw_mem_alloc,
+	},
+	{
+		.id = "CABLE_MODULE_ERROR",
+		.layer = "hca",
+		.severity = SEV_CRITICAL,
+		.title = "port module event error (bad or shorted cable, temperature, unsupported module)",
+		.needs = "klog",
+		.evidence = "rdma-collect/klog/kmsg.txt: \"Port module event[error]: module N, Cable error, <reason>\" (old kernels: \"Port module event: module N, Cable error, ...\")",
+		.remediation = "Reseat, then replace the cable or transceiver named by the module number (mlxlink -d <dev> -m shows the module; mlxcables for its EEPROM); for High Temperature check the airflow; for power budget or PCIe slot power use a supported module or a slot that advertises enough power; Enforce part number list / Long Range: use an NVIDIA-qualified cable.",
+		.check = cable_module,
+	},
+	{
+		.id = "LINK_FLAPPING",
+		.layer = "hca",
+		.severity = SEV_WARNING,
+		.title = "link went down and up (kernel log, LinkDownedCounter)",
+		.needs = "",
+		.evidence = "rdma-collect/klog/kmsg.txt \"<if>: Link down\" and \"Port module event: module N, Cable unplugged\"; sys/class/infiniband/<dev>/ports/<n>/counters/link_downed (and its --sample second read); critical at flaps_critical events within 24 h or a growing counter. HCA side only: the switch port's LinkDownedCounter is not in the bundle",
+		.remediation = "Find which side drops the link: mlxlink -d <dev> -m -e -c for BER and the eye, the switch port's counters (perfquery -x <lid> <port> / ibportstate), and reseat or replace the cable; a link that flaps repeatedly breaks NCCL jobs (retry exceeded) and should be drained until fixed.",
+		.check = link_flapping,
+	},
+	{
+		.id = "PHY_BER_HIGH",
+		.layer = "hca",
+		.severity = SEV_CRITICAL,
+		.title = "physical-layer errors or BER above threshold (mlxlink)",
+		.needs = "",
+		.evidence = "mlxlink -m -e -c text (rdma-collect/commands/mlxlink-<dev>/stdout, or an attachment): Effective Physical Errors, Effective Physical BER (ber_warning, ber_critical), Raw Physical BER (raw_ber)",
+		.remediation = "Effective errors get past FEC: swap the cable first, then the transceiver, then move to another switch port, then the HCA; re-check with mlxlink -c after clearing (--pc) and some traffic. A raw BER above 1e-5 alone means the link runs on FEC margin: clean or replace the optics before it fails.",
+		.sql = phy_ber_sql,
+	},
+	{
+		.id = "PHY_EYE_LOW",
+		.layer = "hca",
+		.severity = SEV_WARNING,
+		.title = "one lane's eye opening clearly below the others (mlxlink)",
+		.needs = "",
+		.evidence = "mlxlink -e text: Height Eye Opening [mV] and Phase Eye Opening [psec] per lane; a lane below eye_ratio x the median of the other lanes",
+		.remediation = "A weak lane is the early sign of a failing cable or transceiver (dirty or damaged fibre, bent copper): clean or replace it in the next maintenance window and watch the BER (mlxlink -c) meanwhile.",
+		.check = eye_low,
+	},
+	{
+		.id = "SYMBOL_ERRORS",
+		.layer = "hca",
+		.severity = SEV_WARNING,
+		.title = "SymbolErrorCounter or LinkErrorRecoveryCounter > 0",
+		.needs = "sysfs",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{symbol_error,link_error_recovery} (critical when growing between the --sample reads); the peer switch port's counters are not in the bundle",
+		.remediation = "Symbol errors are bit errors on the wire: check mlxlink BER and eye, reseat or replace the cable or transceiver, and read the switch port's counters too (perfquery -x); growing counters mean a link that will fail under load.",
+		.sql = PMA_RULE("'symbol_error', 'link_error_recovery'",
+				"physical bit errors or link retraining", "1"),
+	},
+	{
+		.id = "PORT_RCV_ERRORS",
+		.layer = "hca",
+		.severity = SEV_WARNING,
+		.title = "PortRcvErrors, remote physical, local link integrity or buffer overrun errors > 0",
+		.needs = "sysfs",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{port_rcv_errors,port_rcv_remote_physical_errors,local_link_integrity_errors,excessive_buffer_overrun_errors}; the peer switch port's counters are not in the bundle",
+		.remediation = "Received packets were bad (CRC, malformed) or dropped: with symbol errors it is the cable; remote physical errors point upstream in the fabric (ibqueryerrors for the whole path); excessive buffer overruns mean a flow-control (credit/VL) problem.",
+		.sql = PMA_RULE("'port_rcv_errors', 'port_rcv_remote_physical_errors', "
+				"'local_link_integrity_errors', "
+				"'excessive_buffer_overrun_errors'",
+				"received packets discarded as bad", "0"),
+	},
+	{
+		.id = "LINK_DEGRADED",
+		.layer = "hca",
+		.severity = SEV_CRITICAL,
+		.title = "active link width or speed below what the HCA supports",
+		.needs = "sysfs",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/rate (width, speed), verbs active_width/active_speed, the HCA type (hca_type); mlxlink Enabled Link Speed / Supported Cable Speed when present. Without MAD PortInfo the switch port's supported and enabled speeds are unknown: speed-only findings without mlxlink evidence are warnings",
+		.remediation = "A narrower link (1X/2X) is a bad cable lane or connector: reseat and replace. A slower link than the HCA does: check the switch port's supported and enabled speeds (ibportstate <lid> <port>, mlxlink -d <dev> -m for Enabled Link Speed) and the cable's rating; force the speed only after fixing the cable.",
+		.sql = link_degraded_sql,
+	},
+	{
+		.id = "XMIT_DISCARDS",
+		.layer = "hca",
+		.severity = SEV_WARNING,
+		.title = "PortXmitDiscards > 0",
+		.needs = "sysfs",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/port_xmit_discards",
+		.remediation = "Packets were dropped on egress: congestion (check PortXmitWait, XMIT_WAIT_HIGH), a link going down while sending, or on RoCE no PFC on the traffic class; find the hot spot with the switch counters.",
+		.sql = PMA_RULE("'port_xmit_discards'", "packets dropped on egress", "0"),
+	},
+	{
+		.id = "XMIT_WAIT_HIGH",
+		.layer = "hca",
+		.severity = SEV_WARNING,
+		.title = "PortXmitWait high relative to PortXmitData",
+		.needs = "sysfs",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{port_xmit_wait,port_xmit_data}: the growth over the --sample interval when both reads exist, else since the counters began; threshold xmit_wait_ratio",
+		.remediation = "The port had data to send but no credits: the fabric is congested downstream (an oversubscribed link, a slow receiver, or a routing hot spot); check the switch ports along the path (ibqueryerrors, perfquery -x) and the adaptive routing / congestion control settings.",
+		.sql = xmit_wait_sql,
+	},
 	{ 0 },
 };

@@ -1,6 +1,254 @@
-/* rules-kernel: layer checks of CHECKS.md (kernel) */
+/* rules-kernel: layer 2, the kernel side of the RDMA stack: the modules
+ * and the /dev/infiniband device nodes userspace needs */
+#include <stdio.h>
+#include <string.h>
+
+#include "db.h"
 #include "rules.h"
 
+/* a module is present when /proc/modules lists it or sys/module has it
+ * (built in with parameters or a version).  When neither does but the
+ * kernel objects only it creates exist (built in without parameters, or
+ * a /proc/modules that is not this kernel's), the finding is info and
+ * says so. */
+struct kmod {
+	const char *name;
+	int sev;		/* when it is needed */
+	const char *consequence;
+	const char *proof;	/* SQL: > 0 when its objects exist */
+	const char *objects;	/* what proof found, for the message */
+};
+
+#define HAS_DEVS "SELECT count(*) FROM devices WHERE bundle_id = ?1"
+#define HAS_MLX "SELECT count(*) FROM pci_functions WHERE bundle_id = ?1 AND " \
+	"vendor = 0x15b3 AND kind = 'hca'"
+
+static const struct kmod kmods[] = {
+	{ "mlx5_core", SEV_CRITICAL,
+	  "the ConnectX functions have no driver: no netdev, no RDMA device",
+	  "SELECT count(*) FROM pci_functions WHERE bundle_id = ?1 AND driver = "
+	  "'mlx5_core'",
+	  "the ConnectX functions are bound to mlx5_core" },
+	{ "mlx5_ib", SEV_CRITICAL,
+	  "mlx5_core alone gives netdevs but no RDMA device (no mlx5_N in "
+	  "/sys/class/infiniband)",
+	  "SELECT count(*) FROM devices WHERE bundle_id = ?1 AND ibdev LIKE "
+	  "'mlx5!_%' ESCAPE '!'",
+	  "mlx5 RDMA devices exist" },
+	{ "ib_core", SEV_CRITICAL, "there is no RDMA stack at all", HAS_DEVS,
+	  "RDMA devices exist" },
+	{ "ib_uverbs", SEV_CRITICAL,
+	  "no userspace verbs: no /dev/infiniband/uverbsN, ibv_devices lists "
+	  "nothing and no RDMA application can open a device",
+	  "SELECT count(*) FROM rdma_cdevs WHERE bundle_id = ?1 AND class = "
+	  "'verbs'",
+	  "uverbs devices exist in sysfs" },
+	{ "ib_cm", SEV_CRITICAL,
+	  "no InfiniBand connection manager: rdma_cm connections and IPoIB "
+	  "connected mode cannot be set up",
+	  "SELECT count(*) FROM devnodes WHERE bundle_id = ?1 AND name = "
+	  "'rdma_cm'",
+	  "/dev/infiniband/rdma_cm exists" },
+	{ "rdma_cm", SEV_CRITICAL,
+	  "no RDMA connection manager: librdmacm applications (rping, "
+	  "MPI/UCX over rdma_cm, NVMe-oF, NCCL's rdma_cm users) cannot resolve "
+	  "addresses or connect",
+	  "SELECT count(*) FROM devnodes WHERE bundle_id = ?1 AND name = "
+	  "'rdma_cm'",
+	  "/dev/infiniband/rdma_cm exists" },
+	{ "rdma_ucm", SEV_CRITICAL,
+	  "rdma_cm users such as NCCL cannot reach /dev/infiniband/rdma_cm",
+	  "SELECT count(*) FROM devnodes WHERE bundle_id = ?1 AND name = "
+	  "'rdma_cm'",
+	  "/dev/infiniband/rdma_cm exists" },
+	{ "ib_umad", SEV_CRITICAL,
+	  "ibstat and MAD tools (perfquery, ibdiagnet, the subnet manager) see "
+	  "nothing: no /dev/infiniband/umadN",
+	  "SELECT count(*) FROM rdma_cdevs WHERE bundle_id = ?1 AND class = "
+	  "'mad'",
+	  "umad devices exist in sysfs" },
+	{ "ib_ipoib", SEV_INFO,
+	  "no IPoIB netdevs (ibN, ibpXsY): IP over the InfiniBand fabric, and "
+	  "what uses it (rdma_cm address resolution, NCCL's bootstrap over IB), "
+	  "is unavailable",
+	  "SELECT count(*) FROM netdevs WHERE bundle_id = ?1 AND type = 32",
+	  "IPoIB netdevs exist" },
+	{ "rdma_rxe", SEV_CRITICAL,
+	  "the Soft-RoCE devices cannot exist without rdma_rxe",
+	  "SELECT count(*) FROM devices WHERE bundle_id = ?1 AND ibdev LIKE "
+	  "'rxe%'",
+	  "rxe devices exist" },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+static int64_t count(sqlite3 *db, const char *sql, int64_t bid)
+{
+	return db_int(db, sql, "i", bid);
+}
+
+static int module_missing(struct rctx *rc)
+{
+	sqlite3_stmt *st = db_query(rc->db, "SELECT bundle_id FROM todo_rule",
+				    "");
+	int64_t ids[4096];
+	size_t n = 0, i;
+
+	while (sqlite3_step(st) == SQLITE_ROW && n < sizeof(ids) / sizeof(*ids))
+		ids[n++] = sqlite3_column_int64(st, 0);
+	db_done(st);
+	for (i = 0; i < n; i++) {
+		int64_t bid = ids[i];
+		int64_t ndev = count(rc->db, HAS_DEVS, bid);
+		int64_t mlx = count(rc->db, HAS_MLX, bid) + count(rc->db,
+			"SELECT count(*) FROM devices WHERE bundle_id = ?1 AND "
+			"(ibdev LIKE 'mlx5!_%' ESCAPE '!' OR hca_type LIKE 'MT4%')",
+			bid);
+		int64_t rxe = count(rc->db, "SELECT count(*) FROM devices WHERE "
+				    "bundle_id = ?1 AND ibdev LIKE 'rxe%'", bid);
+		int64_t ib = count(rc->db, "SELECT count(*) FROM ports WHERE "
+				   "bundle_id = ?1 AND link_layer = 'InfiniBand'",
+				   bid);
+		int64_t nmods = count(rc->db, "SELECT count(*) FROM modules "
+				      "WHERE bundle_id = ?1", bid);
+		const struct kmod *k;
+
+		/* no RDMA hardware and no RDMA device: nothing to load */
+		if (!ndev && !mlx)
+			continue;
+		for (k = kmods; k->name; k++) {
+			int sev = k->sev;
+			const char *why = "";
+			int64_t fid;
+
+			if (!strncmp(k->name, "mlx5_", 5) && !mlx)
+				continue;	/* no ConnectX: e.g. Soft-RoCE */
+			if (!strcmp(k->name, "rdma_rxe") && !rxe)
+				continue;
+			if (!strcmp(k->name, "ib_ipoib") && !ib)
+				continue;	/* IPoIB is InfiniBand only */
+			if (db_int(rc->db, "SELECT count(*) FROM modules WHERE "
+				   "bundle_id = ? AND name = ?", "is", bid,
+				   k->name))
+				continue;
+			if (count(rc->db, k->proof, bid)) {
+				fid = finding_add(rc, bid, SEV_INFO, k->name,
+						  "module %s is not in /proc/modules "
+						  "but %s: built into the kernel, or "
+						  "/proc/modules is not this kernel's "
+						  "(a container)", k->name, k->objects);
+				finding_evidence(rc, fid, "proc/modules",
+						 "no line for %s (%lld modules "
+						 "listed)", k->name, (long long)nmods);
+				continue;
+			}
+			if (!strcmp(k->name, "ib_umad") && !ib) {
+				/* only InfiniBand management needs it */
+				sev = SEV_INFO;
+				why = "; this node has no InfiniBand port, so only "
+				      "the InfiniBand management tools miss it";
+			}
+			fid = finding_add(rc, bid, sev, k->name,
+					  "module %s is not loaded: %s%s%s",
+					  k->name, k->consequence, why, mlx ? "" :
+					  rxe ? " (no ConnectX on this node: the "
+					  "mlx5 modules are not needed, Soft-RoCE "
+					  "needs rdma_rxe)" : " (no ConnectX on "
+					  "this node: the mlx5 modules are not "
+					  "needed)");
+			finding_evidence(rc, fid, "proc/modules",
+					 "no line for %s (%lld modules listed)",
+					 k->name, (long long)nmods);
+			finding_evidence(rc, fid, "sys/module", "no %s folder (not "
+					 "built in)", k->name);
+		}
+	}
+	return 0;
+}
+
+/* /dev/infiniband against what sysfs says should be there */
+static int devnode_missing(struct rctx *rc)
+{
+	sqlite3_stmt *st;
+
+	/* uverbsN and umadN that sysfs has and /dev/infiniband lacks */
+	st = db_query(rc->db, "SELECT c.bundle_id, c.name, c.class, c.ibdev, "
+		      "c.port, c.path, c.dev FROM rdma_cdevs c JOIN todo_rule t ON "
+		      "t.bundle_id = c.bundle_id WHERE (c.name LIKE 'uverbs%' OR "
+		      "c.name LIKE 'umad%') AND NOT EXISTS (SELECT 1 FROM "
+		      "devnodes d WHERE d.bundle_id = c.bundle_id AND d.name = "
+		      "c.name) ORDER BY c.bundle_id, c.name", "");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t bid = sqlite3_column_int64(st, 0), fid;
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		const char *cls = (const char *)sqlite3_column_text(st, 2);
+		const char *ibdev = (const char *)sqlite3_column_text(st, 3);
+		int64_t port = sqlite3_column_int64(st, 4);
+		const char *path = (const char *)sqlite3_column_text(st, 5);
+		const char *dev = (const char *)sqlite3_column_text(st, 6);
+		char comp[96];
+		int verbs = !strcmp(cls, "verbs");
+
+		if (verbs)
+			snprintf(comp, sizeof(comp), "%s", ibdev);
+		else
+			snprintf(comp, sizeof(comp), "%s:%lld", ibdev,
+				 (long long)port);
+		fid = finding_add(rc, bid, -1, comp, "/dev/infiniband/%s is "
+				  "missing for %s: %s", name, comp, verbs ?
+				  "no userspace verbs on this device (ibv_open_device "
+				  "fails; NCCL and perftest cannot use it)" :
+				  "MAD tools (ibstat, perfquery) cannot reach this "
+				  "port");
+		finding_evidence(rc, fid, path, "%s (dev %s)", ibdev,
+				 dev ? dev : "?");
+		finding_evidence(rc, fid, "rdma-collect/devnodes.json",
+				 "no entry %s", name);
+	}
+	db_done(st);
+	/* rdma_cm: needed wherever there is an RDMA device */
+	st = db_query(rc->db, "SELECT t.bundle_id, (SELECT count(*) FROM "
+		      "devnodes d WHERE d.bundle_id = t.bundle_id), (SELECT "
+		      "group_concat(ibdev, ' ') FROM devices v WHERE v.bundle_id = "
+		      "t.bundle_id) FROM todo_rule t WHERE EXISTS (SELECT 1 FROM "
+		      "devices v WHERE v.bundle_id = t.bundle_id) AND NOT EXISTS "
+		      "(SELECT 1 FROM devnodes d WHERE d.bundle_id = t.bundle_id "
+		      "AND d.name = 'rdma_cm')", "");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t bid = sqlite3_column_int64(st, 0), fid;
+		const char *devs = (const char *)sqlite3_column_text(st, 2);
+
+		fid = finding_add(rc, bid, -1, "rdma_cm", "/dev/infiniband/"
+				  "rdma_cm is missing: rdma_cm users (librdmacm, "
+				  "NCCL, UCX, MPI) cannot connect over %s",
+				  devs ? devs : "the RDMA devices");
+		finding_evidence(rc, fid, "rdma-collect/devnodes.json",
+				 "no entry rdma_cm (%lld entries)",
+				 (long long)sqlite3_column_int64(st, 1));
+	}
+	db_done(st);
+	return 0;
+}
+
 const struct rule rules_kernel[] = {
+	{
+		.id = "MODULE_MISSING",
+		.layer = "kernel",
+		.severity = SEV_CRITICAL,
+		.title = "an RDMA kernel module is not loaded",
+		.needs = "modules",
+		.evidence = "proc/modules, sys/module/<m>; the devices, PCI functions, sys/class/infiniband_{verbs,mad} and /dev/infiniband entries that prove a built-in module",
+		.remediation = "Load it (`modprobe <module>`) and make it persistent (rdma-core's /etc/rdma/modules/*.conf or /etc/modules-load.d/rdma.conf; with MLNX_OFED `/etc/init.d/openibd restart`); if it fails, dmesg names why (unknown symbols after a kernel update: reinstall the OFED / DKMS packages for the running kernel).",
+		.check = module_missing,
+	},
+	{
+		.id = "DEVNODE_MISSING",
+		.layer = "kernel",
+		.severity = SEV_CRITICAL,
+		.title = "/dev/infiniband lacks a uverbs, umad or rdma_cm node",
+		.needs = "devnodes,sysfs",
+		.evidence = "rdma-collect/devnodes.json against sys/class/infiniband_verbs/*/ibdev, sys/class/infiniband_mad/*/{ibdev,port}",
+		.remediation = "The kernel has the device but userspace has no node: check that udev runs (`udevadm trigger --subsystem-match=infiniband_verbs --subsystem-match=infiniband_mad --subsystem-match=misc`), that rdma_ucm is loaded for rdma_cm, and in a container that /dev/infiniband is passed in (`--device=/dev/infiniband` or the RDMA device plugin).",
+		.check = devnode_missing,
+	},
 	{ 0 },
 };

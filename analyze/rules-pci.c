@@ -1,6 +1,190 @@
-/* rules-pci: PCIe links and ACS between GPUs and HCAs */
+/* rules-pci: PCIe links of the HCAs (and the bridges up to their root
+ * ports), ACS between GPUs and HCAs, IOMMU translation */
 #include "rules.h"
 
+/* the functions on each HCA's path to its root port: the HCA (depth 0)
+ * and its bridges, from parent_addr (at most 32 levels: hostile data may
+ * loop) */
+#define HCA_PATH							\
+	"WITH RECURSIVE path (bundle_id, hca, addr, depth) AS ("	\
+	"SELECT f.bundle_id, f.addr, f.addr, 0 FROM pci_functions f "	\
+	"JOIN todo_rule t ON t.bundle_id = f.bundle_id WHERE f.kind = 'hca' " \
+	"UNION SELECT p.bundle_id, p.hca, f.parent_addr, p.depth + 1 "	\
+	"FROM path p JOIN pci_functions f ON f.bundle_id = p.bundle_id AND " \
+	"f.addr = p.addr WHERE f.parent_addr IS NOT NULL AND p.depth < 32) "
+
+/* lspci's link_speed() text of a GT/s value */
+#define GTS(x) "(CASE WHEN " x " > 0 THEN printf('%g', " x ") || 'GT/s' " \
+	"ELSE 'unknown' END)"
+
+/* the ACSCtl line as lspci -vvv prints it, from pci_acs x */
+#define ACSCTL								\
+	"'ACSCtl:' || char(9) || 'SrcValid' || CASE WHEN x.ctrl & 1 THEN '+' " \
+	"ELSE '-' END || ' TransBlk' || CASE WHEN x.ctrl & 2 THEN '+' ELSE " \
+	"'-' END || ' ReqRedir' || CASE WHEN x.ctrl & 4 THEN '+' ELSE '-' END " \
+	"|| ' CmpltRedir' || CASE WHEN x.ctrl & 8 THEN '+' ELSE '-' END || " \
+	"' UpstreamFwd' || CASE WHEN x.ctrl & 16 THEN '+' ELSE '-' END || " \
+	"' EgressCtrl' || CASE WHEN x.ctrl & 32 THEN '+' ELSE '-' END || " \
+	"' DirectTrans' || CASE WHEN x.ctrl & 64 THEN '+' ELSE '-' END"
+
 const struct rule rules_pci[] = {
+	{
+		.id = "PCIE_LINK_DEGRADED",
+		.layer = "hca",
+		.severity = SEV_CRITICAL,
+		.title = "PCIe link of an HCA (or a bridge on its path) below its capability",
+		.needs = "pci",
+		.evidence = "sys/devices/.../<bdf>/config (LnkCap, LnkSta), current_link_{speed,width}, max_link_{speed,width}; kernel log 'PCIe bandwidth ... limited by'",
+		.remediation = "The HCA trained below its PCIe speed or width: reseat the card (or move it to a slot wired for the full width and generation), check riser cables and retimers, set the slot's link speed in the BIOS to Auto/Gen5 and update the BIOS and HCA firmware; `lspci -vvv -s <bdf>` shows LnkCap and LnkSta, and the mlx5_core probe line 'available PCIe bandwidth, limited by ... at <bdf>' names the narrowest link.",
+		/* a link is judged at its upstream-facing end (endpoint,
+		 * switch upstream port), as lspci's "(downgraded)": a root
+		 * or downstream port may rightly run below its own LnkCap
+		 * when the device below is slower.  Without a decoded
+		 * config space (non-root: 64 bytes) the HCA's sysfs link
+		 * files are used. */
+		.sql = HCA_PATH ", "
+		       "link AS (SELECT f.*, p.hca, p.depth, "
+		       "f.lnkcap_width IS NOT NULL AS cfg, "
+		       "CASE WHEN f.lnkcap_width IS NOT NULL THEN f.lnkcap_speed "
+		       "ELSE CAST(f.max_link_speed AS REAL) END AS cs, "
+		       "CASE WHEN f.lnkcap_width IS NOT NULL THEN f.lnkcap_width "
+		       "ELSE f.max_link_width END AS cw, "
+		       "CASE WHEN f.lnkcap_width IS NOT NULL THEN f.lnksta_speed "
+		       "ELSE CAST(f.cur_link_speed AS REAL) END AS ss, "
+		       "CASE WHEN f.lnkcap_width IS NOT NULL THEN f.lnksta_width "
+		       "ELSE f.cur_link_width END AS sw "
+		       "FROM path p JOIN pci_functions f ON f.bundle_id = "
+		       "p.bundle_id AND f.addr = p.addr WHERE (f.lnkcap_width IS "
+		       "NOT NULL AND coalesce(f.pcie_port_type, '') NOT IN ('Root "
+		       "Port', 'Downstream Port', 'PCI/PCI-X to PCI-Express "
+		       "Bridge')) OR (f.lnkcap_width IS NULL AND p.depth = 0)), "
+		       "bad AS (SELECT * FROM link WHERE (ss > 0 AND cs > 0 AND "
+		       "ss < cs) OR (sw > 0 AND cw > 0 AND sw < cw)) "
+		       "SELECT b.bundle_id, b.addr, "
+		       "'PCIe link of ' || CASE WHEN b.depth = 0 THEN 'HCA ' ELSE "
+		       "coalesce(b.pcie_port_type, 'bridge') || ' ' END || b.addr || "
+		       "coalesce(' (' || b.ibdev || ')', '') || CASE WHEN b.depth > 0 "
+		       "THEN ' above HCA ' || (SELECT group_concat(h.addr || "
+		       "coalesce(' (' || h.ibdev || ')', ''), ', ') FROM "
+		       "pci_functions h JOIN path q ON q.bundle_id = h.bundle_id AND "
+		       "q.hca = h.addr WHERE q.bundle_id = b.bundle_id AND q.addr = "
+		       "b.addr) ELSE '' END || ' runs at ' || "
+		       GTS("b.ss") " || ' x' || b.sw || ', capable of ' || "
+		       GTS("b.cs") " || ' x' || b.cw, "
+		       "CASE WHEN b.cfg THEN b.path || '/config' || char(9) || "
+		       "'LnkCap: Speed ' || " GTS("b.cs") " || ', Width x' || b.cw "
+		       "|| '; LnkSta: Speed ' || " GTS("b.ss") " || ', Width x' || "
+		       "b.sw || char(10) ELSE '' END || "
+		       "b.path || '/current_link_speed' || char(9) || "
+		       "coalesce(b.cur_link_speed, '(absent)') || char(10) || "
+		       "b.path || '/current_link_width' || char(9) || "
+		       "coalesce(b.cur_link_width, '(absent)') || char(10) || "
+		       "b.path || '/max_link_speed' || char(9) || "
+		       "coalesce(b.max_link_speed, '(absent)') || char(10) || "
+		       "b.path || '/max_link_width' || char(9) || "
+		       "coalesce(b.max_link_width, '(absent)'), NULL "
+		       "FROM bad b GROUP BY b.bundle_id, b.addr "
+		       /* the mlx5 probe line, for HCAs not already named */
+		       "UNION ALL SELECT k.bundle_id, k.device, "
+		       "'kernel log: ' || k.text, "
+		       "'rdma-collect/klog/kmsg.txt' || char(9) || k.text, NULL "
+		       "FROM klog k JOIN todo_rule t ON t.bundle_id = k.bundle_id "
+		       "WHERE k.category = 'pcie_bw' AND k.text LIKE "
+		       "'%PCIe bandwidth, limited by%' AND k.device IS NOT NULL "
+		       "AND k.seq = (SELECT max(k2.seq) FROM klog k2 WHERE "
+		       "k2.bundle_id = k.bundle_id AND k2.device = k.device AND "
+		       "k2.category = 'pcie_bw' AND k2.text LIKE "
+		       "'%PCIe bandwidth, limited by%') AND NOT EXISTS (" HCA_PATH
+		       ", link AS (SELECT 1) SELECT 1 FROM path p JOIN pci_functions "
+		       "f ON f.bundle_id = p.bundle_id AND f.addr = p.addr WHERE "
+		       "p.bundle_id = k.bundle_id AND p.hca = k.device AND "
+		       "((f.lnksta_speed < f.lnkcap_speed) OR (f.lnksta_width < "
+		       "f.lnkcap_width)) AND coalesce(f.pcie_port_type, '') NOT IN "
+		       "('Root Port', 'Downstream Port', 'PCI/PCI-X to PCI-Express "
+		       "Bridge'))",
+	},
+	{
+		.id = "ACS_ENABLED",
+		.layer = "app",
+		.severity = SEV_CRITICAL,
+		.title = "ACS redirect or source validation on a PCIe bridge between a GPU and an HCA",
+		.needs = "pci",
+		.evidence = "sys/devices/.../<bdf>/config ACS extended capability (ACSCtl) of the bridges between each HCA and GPU below a common bridge",
+		.remediation = "ACS P2P redirect sends GPUDirect RDMA traffic up to the root complex (and through the IOMMU) instead of across the switch: disable ACS in the BIOS (often 'ACS Control' / 'PCIe ACS' under the chipset or PCIe settings), or clear ACSCtl on the switch ports at boot (`setpci -s <bdf> ECAP_ACS+0x6.w=0000`, as NVIDIA's GPUDirect guides do); on a bare-metal node with no VMs the IOMMU groups then merge, which is expected.",
+		/* the ancestors of every HCA and GPU; for each pair below a
+		 * common bridge, the bridges strictly below that bridge on
+		 * both sides are the ones P2P traffic crosses */
+		.sql = "WITH RECURSIVE anc (bundle_id, dev, kind, addr, depth) AS ("
+		       "SELECT f.bundle_id, f.addr, f.kind, f.parent_addr, 1 FROM "
+		       "pci_functions f JOIN todo_rule t ON t.bundle_id = "
+		       "f.bundle_id WHERE f.kind IN ('hca', 'gpu') AND "
+		       "f.parent_addr IS NOT NULL UNION SELECT a.bundle_id, a.dev, "
+		       "a.kind, f.parent_addr, a.depth + 1 FROM anc a JOIN "
+		       "pci_functions f ON f.bundle_id = a.bundle_id AND f.addr = "
+		       "a.addr WHERE f.parent_addr IS NOT NULL AND a.depth < 32), "
+		       "pair AS (SELECT h.bundle_id, h.dev AS hca, g.dev AS gpu, "
+		       "min(h.depth) AS hd, min(g.depth) AS gd FROM anc h JOIN anc g "
+		       "ON g.bundle_id = h.bundle_id AND g.addr = h.addr AND "
+		       "g.kind = 'gpu' WHERE h.kind = 'hca' GROUP BY h.bundle_id, "
+		       "h.dev, g.dev), "
+		       "btw AS (SELECT DISTINCT p.bundle_id, a.addr, p.hca, p.gpu "
+		       "FROM pair p JOIN anc a ON a.bundle_id = p.bundle_id AND "
+		       "((a.dev = p.hca AND a.depth < p.hd) OR (a.dev = p.gpu AND "
+		       "a.depth < p.gd))) "
+		       "SELECT b.bundle_id, b.addr, 'ACS ' || trim("
+		       "CASE WHEN x.ctrl & 4 THEN 'ReqRedir+ ' ELSE '' END || "
+		       "CASE WHEN x.ctrl & 8 THEN 'CmpltRedir+ ' ELSE '' END || "
+		       "CASE WHEN x.ctrl & 1 THEN 'SrcValid+' ELSE '' END) || "
+		       "' on PCIe ' || coalesce(f.pcie_port_type, 'bridge') || ' ' || "
+		       "b.addr || ' between HCA ' || group_concat(DISTINCT b.hca || "
+		       "coalesce(' (' || (SELECT h.ibdev FROM pci_functions h WHERE "
+		       "h.bundle_id = b.bundle_id AND h.addr = b.hca) || ')', '')) || "
+		       "' and GPU ' || group_concat(DISTINCT b.gpu) || "
+		       "': peer-to-peer (GPUDirect RDMA) traffic is redirected "
+		       "through the root complex', "
+		       "f.path || '/config' || char(9) || printf('[%03x] ', x.offset) "
+		       "|| " ACSCTL ", NULL "
+		       "FROM btw b JOIN pci_acs x ON x.bundle_id = b.bundle_id AND "
+		       "x.addr = b.addr JOIN pci_functions f ON f.bundle_id = "
+		       "b.bundle_id AND f.addr = b.addr WHERE x.ctrl & 13 <> 0 "
+		       "GROUP BY b.bundle_id, b.addr",
+	},
+	{
+		.id = "IOMMU_TRANSLATING",
+		.layer = "app",
+		.severity = SEV_WARNING,
+		.title = "the IOMMU translates DMA on a node with HCAs",
+		.needs = "pci",
+		.evidence = "sys/kernel/iommu_groups/<N>/type of the HCAs' groups; else sys/class/iommu and proc/cmdline (iommu=pt, iommu.passthrough=, last wins)",
+		.remediation = "Boot with the IOMMU in passthrough for host DMA: add `iommu=pt` (x86) or `iommu.passthrough=1` to the kernel command line (GRUB_CMDLINE_LINUX, then update-grub and reboot), keeping intel_iommu=on if VFIO is needed; translated DMA costs IOTLB misses and can break GPUDirect RDMA peer mappings.",
+		/* the groups' default domain is what the kernel does; the
+		 * command line is only read when no HCA group was seen */
+		.sql = "SELECT h.bundle_id, 'iommu', 'the IOMMU translates DMA "
+		       "of ' || count(*) || ' HCA function(s): domain type ' || "
+		       "group_concat(DISTINCT g.type) || ' (not identity)', "
+		       "group_concat(g.path || char(9) || g.type || ' (' || h.addr || "
+		       "')', char(10)), NULL FROM pci_functions h JOIN todo_rule t "
+		       "ON t.bundle_id = h.bundle_id JOIN iommu_groups g ON "
+		       "g.bundle_id = h.bundle_id AND g.grp = h.iommu_group WHERE "
+		       "h.kind = 'hca' AND g.type IN ('DMA', 'DMA-FQ') GROUP BY "
+		       "h.bundle_id "
+		       "UNION ALL SELECT u.bundle_id, 'iommu', 'IOMMU units are "
+		       "active (' || u.value || ') and the kernel command line "
+		       "does not set passthrough' || coalesce(' (' || "
+		       "pp.value || ')', ''), 'sys/class/iommu' || char(9) || "
+		       "u.value || char(10) || 'proc/cmdline' || char(9) || "
+		       "coalesce(pp.value, 'no iommu=pt or iommu.passthrough=1'), "
+		       "NULL FROM facts u JOIN todo_rule t ON t.bundle_id = "
+		       "u.bundle_id LEFT JOIN facts p ON p.bundle_id = u.bundle_id "
+		       "AND p.key = 'iommu_passthrough' LEFT JOIN facts pp ON "
+		       "pp.bundle_id = u.bundle_id AND pp.key = "
+		       "'iommu_passthrough_param' WHERE u.key = 'iommu_units' AND "
+		       "u.value <> '' AND p.value IS NOT '1' AND EXISTS (SELECT 1 "
+		       "FROM pci_functions h WHERE h.bundle_id = u.bundle_id AND "
+		       "h.kind = 'hca') AND NOT EXISTS (SELECT 1 FROM "
+		       "pci_functions h JOIN iommu_groups g ON g.bundle_id = "
+		       "h.bundle_id AND g.grp = h.iommu_group WHERE h.bundle_id = "
+		       "u.bundle_id AND h.kind = 'hca' AND g.type IS NOT NULL)",
+	},
 	{ 0 },
 };

@@ -1,6 +1,60 @@
-/* rules-sm: layer checks of CHECKS.md (sm) */
+/* rules-sm: layer 3, the subnet manager as an InfiniBand port sees it:
+ * a port stuck in INIT, no SM LID, no LID of its own */
 #include "rules.h"
 
+#define PORT_PATH "'sys/class/infiniband/' || p.ibdev || '/ports/' || p.port"
+
 const struct rule rules_sm[] = {
+	{
+		.id = "SM_ABSENT",
+		.layer = "sm",
+		.severity = SEV_CRITICAL,
+		.title = "no subnet manager: IB port stuck in INIT or sm_lid 0",
+		.needs = "sysfs",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,phys_state,sm_lid,link_layer}",
+		.remediation = "Start a subnet manager on the fabric (opensm on a node, or the switch's/UFM's SM) and check that it sees this port (sminfo, ibdiagnet); a port in INIT with LinkUp is waiting for the SM to configure it.",
+		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
+		       "CASE WHEN p.state = 2 THEN 'InfiniBand port ' || p.ibdev || "
+		       "':' || p.port || ' is stuck in INIT (physical state ' || "
+		       "coalesce(p.phys_state_text, '?') || '): no subnet manager has "
+		       "configured it' ELSE 'InfiniBand port ' || p.ibdev || ':' || "
+		       "p.port || ' is ' || coalesce(p.state_text, '?') || ' with SM "
+		       "LID 0: no subnet manager is known' END, "
+		       PORT_PATH " || '/state\t' || coalesce(p.state_text, '') || "
+		       "char(10) || " PORT_PATH " || '/sm_lid\t' || "
+		       "printf('0x%x', p.sm_lid), NULL "
+		       "FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
+		       "WHERE p.link_layer = 'InfiniBand' AND (p.state = 2 OR "
+		       "(p.state = 4 AND p.sm_lid = 0)) "
+		       "ORDER BY p.bundle_id, p.ibdev, p.port",
+	},
+	{
+		.id = "SM_NOT_MASTER",
+		.layer = "sm",
+		.severity = SEV_WARNING,
+		.title = "the SM that answers is not in MASTER state",
+		/* needs an SMInfo MAD query (sminfo); bundles hold none yet, so
+		 * the check is reported as skipped with the reason */
+		.needs = "mad",
+		.evidence = "SMInfo MAD (sminfo: sm lid, guid, priority, state)",
+		.remediation = "Check the subnet managers (sminfo, and the SM logs): exactly one must be MASTER; a STANDBY or DISCOVERING SM answering means the master is gone or flapping.",
+	},
+	{
+		.id = "LID_UNASSIGNED",
+		.layer = "sm",
+		.severity = SEV_CRITICAL,
+		.title = "an ACTIVE InfiniBand port with LID 0",
+		.needs = "sysfs",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,lid}",
+		.remediation = "The subnet manager did not assign a LID: check the SM (sminfo, its log for errors on this port GUID) and re-sweep (opensm -> heavy sweep, or restart it).",
+		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
+		       "'ACTIVE InfiniBand port ' || p.ibdev || ':' || p.port || "
+		       "' has LID 0', " PORT_PATH " || '/lid\t' || printf('0x%x', "
+		       "p.lid) || char(10) || " PORT_PATH " || '/state\t' || "
+		       "coalesce(p.state_text, ''), NULL "
+		       "FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
+		       "WHERE p.link_layer = 'InfiniBand' AND p.state = 4 AND "
+		       "p.lid = 0 ORDER BY p.bundle_id, p.ibdev, p.port",
+	},
 	{ 0 },
 };

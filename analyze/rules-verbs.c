@@ -1,6 +1,24 @@
 /* rules-verbs: layer 4, the ports as verbs see them: state, MTU, GIDs */
 #include "rules.h"
 
+/* The RDMA MTU a RoCE netdev MTU allows: the kernel's iboe_get_mtu()
+ * (include/rdma/ib_addr.h) takes off the largest RoCE v2 headers, GRH 40 +
+ * UDP 8 + BTH 12 + XRC ext 4 + AtomicETH 28 + ICRC 4 = 96 bytes (88 on
+ * kernels before RoCE v2 added the UDP header), and rounds down to an IB
+ * MTU; mlx5 reports min(max_mtu, that) as active_mtu. */
+#define ROCE_ALLOWED(m) \
+	"CASE WHEN " m " IS NULL OR " m " <= 0 THEN NULL " \
+	"WHEN " m " - 96 >= 4096 THEN 4096 WHEN " m " - 96 >= 2048 THEN 2048 " \
+	"WHEN " m " - 96 >= 1024 THEN 1024 WHEN " m " - 96 >= 512 THEN 512 " \
+	"WHEN " m " - 96 >= 256 THEN 256 ELSE 0 END"
+
+#define PORT_PATH "'sys/class/infiniband/' || p.ibdev || '/ports/' || p.port"
+
+/* where an environment row came from */
+#define ENV_PATH "CASE WHEN e.who = 'self' THEN 'rdma-collect/environ/self.env' " \
+	"WHEN e.who LIKE 'pid:%' THEN 'rdma-collect/environ/' || substr(e.who, 5) " \
+	"|| '.env' WHEN e.who = 'nccl.conf' THEN 'etc/nccl.conf' ELSE e.who END"
+
 const struct rule rules_verbs[] = {
 	{
 		.id = "PORT_DOWN",
@@ -10,18 +28,24 @@ const struct rule rules_verbs[] = {
 		.needs = "sysfs",
 		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,phys_state}",
 		.remediation = "Check the cable and the switch port (ibstat, iblinkinfo); a port Disabled or Polling with no cable is down on purpose; INIT means no subnet manager (see SM_ABSENT).",
-		/* down on purpose (Disabled, or Polling: no cable/module) is info */
+		/* down on purpose (Disabled, or Down/Polling: no cable, module
+		 * or peer) is info; INIT (link up, no SM) and the rest critical */
 		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
 		       "'port ' || p.ibdev || ':' || p.port || ' is ' || "
 		       "coalesce(p.state_text, '?') || ', physical state ' || "
-		       "coalesce(p.phys_state_text, '?'), "
-		       "'sys/class/infiniband/' || p.ibdev || '/ports/' || p.port || "
-		       "'/state\t' || coalesce(p.state_text, '') || char(10) || "
-		       "'sys/class/infiniband/' || p.ibdev || '/ports/' || p.port || "
-		       "'/phys_state\t' || coalesce(p.phys_state_text, ''), "
-		       "CASE WHEN p.phys_state IN (2, 3) THEN 0 ELSE NULL END "
+		       "coalesce(p.phys_state_text, '?') || CASE WHEN p.state = 2 "
+		       "THEN ' (link up but not configured: no subnet manager?)' "
+		       "WHEN p.phys_state = 3 THEN ' (disabled: down on purpose)' "
+		       "WHEN p.phys_state = 2 AND p.state = 1 THEN ' (polling: no "
+		       "cable, module or peer; down on purpose if unused)' ELSE '' END, "
+		       PORT_PATH " || '/state\t' || coalesce(p.state_text, '') || "
+		       "char(10) || " PORT_PATH " || '/phys_state\t' || "
+		       "coalesce(p.phys_state_text, ''), "
+		       "CASE WHEN p.state = 2 THEN 2 WHEN p.phys_state = 3 OR "
+		       "(p.phys_state = 2 AND p.state = 1) THEN 0 ELSE NULL END "
 		       "FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
-		       "WHERE p.state <> 4 OR p.phys_state <> 5",
+		       "WHERE p.state <> 4 OR p.phys_state <> 5 "
+		       "ORDER BY p.bundle_id, p.ibdev, p.port",
 	},
 	{
 		.id = "MTU_BELOW_MAX",
@@ -29,16 +53,114 @@ const struct rule rules_verbs[] = {
 		.severity = SEV_WARNING,
 		.title = "active_mtu below max_mtu",
 		.needs = "verbs",
-		.evidence = "rdma-collect/verbs/<dev>.json ports[].active_mtu, max_mtu",
+		.evidence = "rdma-collect/verbs/<dev>.json ports[].active_mtu, max_mtu; RoCE: sys/class/net/<if>/mtu",
 		.remediation = "The path MTU is smaller than the port can do: on InfiniBand raise the partition MTU in the subnet manager (opensm partitions.conf mtu=5 for 4096); on RoCE raise the netdev MTU (and the switch's) so that 4096 fits (MTU 4200 or 9000).",
-		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
-		       "'active_mtu ' || p.active_mtu || ' below max_mtu ' || "
-		       "p.max_mtu || ' on ' || p.ibdev || ':' || p.port, "
-		       "'rdma-collect/verbs/' || p.ibdev || '.json\tactive_mtu ' || "
-		       "p.active_mtu || ', max_mtu ' || p.max_mtu, NULL "
-		       "FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
+		.sql = "WITH q AS (SELECT p.*, n.mtu AS nmtu, "
+		       ROCE_ALLOWED("n.mtu") " AS allowed FROM ports p JOIN "
+		       "todo_rule t ON t.bundle_id = p.bundle_id LEFT JOIN netdevs n "
+		       "ON n.bundle_id = p.bundle_id AND n.name = p.netdev "
 		       "WHERE p.state = 4 AND p.active_mtu > 0 AND "
-		       "p.active_mtu < p.max_mtu",
+		       "p.active_mtu < p.max_mtu) "
+		       "SELECT bundle_id, ibdev || ':' || port, "
+		       "CASE WHEN link_layer = 'Ethernet' AND allowed IS NOT NULL "
+		       "AND active_mtu >= allowed THEN 'netdev ' || netdev || ' MTU ' "
+		       "|| nmtu || ' limits the RDMA MTU of ' || ibdev || ':' || port "
+		       "|| ' to ' || active_mtu || ' (max_mtu ' || max_mtu || '); "
+		       "jumbo frames (>= 4192) allow 4096' || CASE WHEN nmtu < 1500 "
+		       "THEN '; the netdev MTU is below the Ethernet default 1500' "
+		       "ELSE '' END "
+		       "WHEN link_layer = 'Ethernet' AND allowed IS NOT NULL THEN "
+		       "'active_mtu ' || active_mtu || ' on ' || ibdev || ':' || port "
+		       "|| ' is below the ' || allowed || ' that netdev ' || netdev || "
+		       "' MTU ' || nmtu || ' allows (max_mtu ' || max_mtu || ')' "
+		       "ELSE 'active_mtu ' || active_mtu || ' below max_mtu ' || "
+		       "max_mtu || ' on ' || ibdev || ':' || port END, "
+		       "'rdma-collect/verbs/' || ibdev || '.json\tactive_mtu ' || "
+		       "active_mtu || ', max_mtu ' || max_mtu || CASE WHEN nmtu IS "
+		       "NOT NULL AND link_layer = 'Ethernet' THEN char(10) || "
+		       "'sys/class/net/' || netdev || '/mtu\t' || nmtu ELSE '' END, "
+		       "CASE WHEN link_layer = 'Ethernet' AND allowed IS NOT NULL AND "
+		       "active_mtu >= allowed AND nmtu >= 1500 THEN 0 ELSE NULL END "
+		       "FROM q ORDER BY bundle_id, ibdev, port",
+	},
+	{
+		.id = "ROCE_NO_V2_IPV4_GID",
+		.layer = "verbs",
+		.severity = SEV_CRITICAL,
+		.title = "a RoCE port has no RoCE v2 GID carrying an IPv4 address",
+		.needs = "sysfs",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/gids/*, gid_attrs/types/*",
+		.remediation = "Give the port's netdev an IPv4 address (ip addr add ... dev <netdev>) and bring it up: the kernel then adds the ::ffff:a.b.c.d GIDs; RoCE v2 GIDs need the rdma_cm/ib_core default (cma_roce_mode) not forced to v1. NCCL/UCX need a RoCE v2 IPv4 GID to route across subnets.",
+		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
+		       "'RoCE port ' || p.ibdev || ':' || p.port || coalesce(' (' || "
+		       "p.netdev || ')', '') || ' has no RoCE v2 GID with an IPv4 "
+		       "address (' || (SELECT count(*) FROM gids g WHERE g.bundle_id = "
+		       "p.bundle_id AND g.ibdev = p.ibdev AND g.port = p.port) || "
+		       "' GIDs: ' || coalesce((SELECT group_concat(g.idx || ' ' || "
+		       "coalesce(g.type, '?') || coalesce(' ' || g.ipv4, ''), ', ') "
+		       "FROM gids g WHERE g.bundle_id = p.bundle_id AND g.ibdev = "
+		       "p.ibdev AND g.port = p.port), 'none') || ')', "
+		       PORT_PATH " || '/gids\t' || coalesce((SELECT group_concat("
+		       "g.idx || '=' || g.gid || ' ' || coalesce(g.type, '?'), '; ') "
+		       "FROM gids g WHERE g.bundle_id = p.bundle_id AND g.ibdev = "
+		       "p.ibdev AND g.port = p.port), 'no non-zero GID'), NULL "
+		       "FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
+		       "WHERE p.link_layer = 'Ethernet' AND p.state = 4 AND NOT EXISTS "
+		       "(SELECT 1 FROM gids g WHERE g.bundle_id = p.bundle_id AND "
+		       "g.ibdev = p.ibdev AND g.port = p.port AND g.type = 'RoCE v2' "
+		       "AND g.ipv4 IS NOT NULL) ORDER BY p.bundle_id, p.ibdev, p.port",
+	},
+	{
+		.id = "ROCE_V1_ONLY",
+		.layer = "verbs",
+		.severity = SEV_WARNING,
+		.title = "a RoCE port has only RoCE v1 GIDs",
+		.needs = "sysfs",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/gid_attrs/types/*",
+		.remediation = "RoCE v1 is not routable (layer 2 only); use RoCE v2: check that nothing forces v1 (rdma_cm default_roce_mode in configfs, mlx5 roce_version or an old firmware/driver) and that the netdev has IP addresses.",
+		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
+		       "'RoCE port ' || p.ibdev || ':' || p.port || ' has only RoCE "
+		       "v1 GIDs (' || count(g.idx) || ')', " PORT_PATH " || "
+		       "'/gid_attrs/types\t' || group_concat(g.idx || '=' || "
+		       "coalesce(g.type, '?'), '; '), NULL "
+		       "FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
+		       "JOIN gids g ON g.bundle_id = p.bundle_id AND g.ibdev = "
+		       "p.ibdev AND g.port = p.port WHERE p.link_layer = 'Ethernet' "
+		       "GROUP BY p.bundle_id, p.ibdev, p.port HAVING count(g.idx) > 0 "
+		       "AND sum(g.type = 'RoCE v2') = 0 AND sum(g.type = 'IB/RoCE v1') "
+		       "> 0 ORDER BY p.bundle_id, p.ibdev, p.port",
+	},
+	{
+		.id = "NCCL_GID_INDEX_BAD",
+		.layer = "verbs",
+		.severity = SEV_CRITICAL,
+		.title = "NCCL_IB_GID_INDEX names an empty, RoCE v1 or non-IPv4 GID on a RoCE port",
+		.needs = "sysfs",
+		.evidence = "NCCL_IB_GID_INDEX in rdma-collect/environ/*.env or etc/nccl.conf; sys/class/infiniband/<dev>/ports/<n>/gids/<idx>, gid_attrs/types/<idx>",
+		.remediation = "Unset NCCL_IB_GID_INDEX (NCCL 2.21+ picks the RoCE v2 IPv4 GID itself: -1) or set it to the index that show_gids lists as v2 with an IPv4 address, the same on every node.",
+		/* -1 (auto, NCCL 2.21+) and non-numbers are not checked; only
+		 * ACTIVE RoCE ports (NCCL_IB_HCA filtering is not applied) */
+		.sql = "SELECT e.bundle_id, 'NCCL_IB_GID_INDEX', "
+		       "'NCCL_IB_GID_INDEX=' || trim(e.value) || ' (' || e.who || ') "
+		       "names ' || group_concat(p.ibdev || ':' || p.port || ' GID ' || "
+		       "CAST(trim(e.value) AS INTEGER) || ' ' || CASE WHEN g.gid IS "
+		       "NULL THEN 'empty' WHEN g.type IS NOT 'RoCE v2' THEN "
+		       "coalesce(g.type, 'of unknown type') || ' (not RoCE v2)' ELSE "
+		       "'RoCE v2 without an IPv4 address (' || g.gid || ')' END, ', '), "
+		       ENV_PATH " || char(9) || 'NCCL_IB_GID_INDEX=' || e.value || "
+		       "char(10) || group_concat('sys/class/infiniband/' || p.ibdev || "
+		       "'/ports/' || p.port || '/gids/' || CAST(trim(e.value) AS "
+		       "INTEGER) || char(9) || coalesce(g.gid || ' ' || "
+		       "coalesce(g.type, ''), 'empty'), char(10)), NULL "
+		       "FROM environment e JOIN todo_rule t ON t.bundle_id = "
+		       "e.bundle_id JOIN ports p ON p.bundle_id = e.bundle_id AND "
+		       "p.link_layer = 'Ethernet' AND p.state = 4 LEFT JOIN gids g ON "
+		       "g.bundle_id = p.bundle_id AND g.ibdev = p.ibdev AND g.port = "
+		       "p.port AND g.idx = CAST(trim(e.value) AS INTEGER) "
+		       "WHERE e.name = 'NCCL_IB_GID_INDEX' AND trim(e.value) <> '' AND "
+		       "trim(e.value) NOT GLOB '*[^0-9]*' AND (g.gid IS NULL OR g.type "
+		       "IS NOT 'RoCE v2' OR g.ipv4 IS NULL) "
+		       "GROUP BY e.bundle_id, e.who, e.value ORDER BY e.bundle_id, e.who",
 	},
 	{ 0 },
 };

@@ -313,3 +313,140 @@ CREATE TABLE skipped (
 CREATE INDEX klog_cat ON klog (bundle_id, category);
 CREATE INDEX findings_bundle ON findings (bundle_id, severity);
 CREATE INDEX evidence_finding ON finding_evidence (finding_id);
+
+-- ---------------------------------------------------------------- PCI and kernel
+-- (area P: analyze/load-pci.c, analyze/load-kernel.c)
+
+-- the IOMMU groups of the collected PCI functions: type is the default
+-- domain as sysfs prints it (identity = passthrough, DMA / DMA-FQ =
+-- translated, blocked, unmanaged)
+CREATE TABLE iommu_groups (
+	bundle_id INTEGER NOT NULL REFERENCES bundles (id),
+	grp INTEGER NOT NULL,
+	type TEXT,
+	path TEXT,			-- bundle path of the type file
+	PRIMARY KEY (bundle_id, grp)
+);
+
+-- RDMA character devices as sysfs names them: class 'verbs'
+-- (infiniband_verbs/uverbsN: per device) or 'mad' (infiniband_mad/umadN,
+-- issmN: per port); the /dev/infiniband node of the same name is in devnodes
+CREATE TABLE rdma_cdevs (
+	bundle_id INTEGER NOT NULL REFERENCES bundles (id),
+	name TEXT NOT NULL,		-- uverbs0, umad0, issm0
+	class TEXT NOT NULL,		-- verbs | mad
+	ibdev TEXT,
+	port INTEGER,			-- mad only
+	dev TEXT,			-- "231:192"
+	path TEXT,			-- bundle path of the ibdev file
+	PRIMARY KEY (bundle_id, name)
+);
+
+-- pci_functions.lnkcap2: the raw Link Capabilities 2 register (supported
+-- speeds vector), NULL when not in the collected bytes; pci_acs.offset:
+-- where the ACS extended capability is (lspci's "Capabilities: [148 v1]")
+ALTER TABLE pci_functions ADD COLUMN lnkcap2 INTEGER;
+ALTER TABLE pci_acs ADD COLUMN offset INTEGER;		-- of the ACS capability
+-- the RDMA device of the function (its infiniband/<ibdev> folder), if any
+ALTER TABLE pci_functions ADD COLUMN ibdev TEXT;
+
+-- A: host and application layer (load-host.c) ------------------------------
+-- NCCL log lines of the attachments (nccl.c): kind ib_using | ib_nodev |
+-- net_using | socket_using | gdr | dmabuf | completion
+CREATE TABLE nccl_events (
+	bundle_id INTEGER NOT NULL REFERENCES bundles (id),
+	attachment TEXT NOT NULL,	-- rdma-collect/attach/<name>
+	line INTEGER NOT NULL,		-- 1-based
+	kind TEXT NOT NULL,
+	warn INTEGER,			-- NCCL WARN
+	net TEXT,			-- IB, Socket, IBext (net_using, gdr)
+	hca TEXT,			-- local HCA (gdr, completion, ib_using)
+	port INTEGER,			-- ib_using
+	link_layer TEXT,		-- ib_using: IB | RoCE
+	enabled INTEGER,		-- gdr
+	dmabuf INTEGER,			-- gdr through DMA-BUF
+	peer TEXT,			-- completion: "10.0.0.2<4321>"
+	status INTEGER,			-- completion: ibv_wc_status
+	opcode INTEGER,
+	len INTEGER,
+	vendor_err INTEGER,		-- as printed (decimal)
+	req TEXT,			-- Send | Recv | Flush
+	local_gid TEXT,
+	remote_gid TEXT,
+	text TEXT			-- the line, capped
+);
+CREATE INDEX nccl_events_kind ON nccl_events (bundle_id, kind);
+
+-- perftest runs found in the attachments (perftest.c); BW in Gb/s
+CREATE TABLE perftest_results (
+	bundle_id INTEGER NOT NULL REFERENCES bundles (id),
+	attachment TEXT NOT NULL,
+	run INTEGER NOT NULL,		-- 0-based within the attachment
+	test TEXT,			-- "RDMA_Write BW", "Send Latency"
+	bw INTEGER,			-- 1 bandwidth test, 0 latency
+	bidir INTEGER,
+	device TEXT,
+	transport TEXT,
+	connection TEXT,
+	link_type TEXT,
+	cuda INTEGER,			-- --use_cuda
+	unit TEXT,			-- MB/sec | MiB/sec | Gb/sec as printed
+	rows INTEGER,
+	bytes INTEGER,			-- message size of the best row
+	bw_avg REAL, bw_peak REAL,	-- as printed
+	avg_gbps REAL, peak_gbps REAL,
+	t_avg REAL,			-- latency, usec
+	failed INTEGER,
+	wc_status INTEGER,
+	vendor_err INTEGER,
+	PRIMARY KEY (bundle_id, attachment, run)
+);
+
+-- K: kernel log and physical layer (load-klog.c, load-phy.c, mlxlink.c) ----
+-- klog.category values are listed at the top of analyze/load-klog.c: fw_reset,
+-- fw_mem_alloc, mlx5_cmd, cable_module, link_flap, pcie_bw, pcie_power,
+-- peermem, iommu, probe_fail, cqe_error (events), probe (normal state lines,
+-- not events); klog.prio holds the syslog level 0-7 (facility removed).
+
+-- mlxlink text outputs (`mlxlink -d <dev> -m -e -c`), one row per output:
+-- rdma-collect/commands/mlxlink-<ibdev>/stdout and the attachments that are
+-- mlxlink output; per-lane values as comma lists ("25,26,25,26", -1 = N/A)
+CREATE TABLE phy (
+	bundle_id INTEGER NOT NULL REFERENCES bundles (id),
+	path TEXT NOT NULL,		-- bundle path of the output
+	ibdev TEXT,			-- from the path or the file name; NULL unknown
+	port INTEGER,
+	state TEXT, phys_state TEXT, speed TEXT, width TEXT, fec TEXT,
+	enabled_speeds TEXT,		-- "0x000007e0 (NDR,HDR,...)" as printed
+	cable_speeds TEXT,
+	eff_errors INTEGER,		-- Effective Physical Errors; NULL absent
+	eff_ber REAL, eff_ber_text TEXT,	-- Effective Physical BER "15E-255"
+	raw_ber REAL, raw_ber_text TEXT,	-- Raw Physical BER (pre-FEC)
+	raw_errors TEXT,		-- Raw Physical Errors Per Lane
+	eye_height TEXT,		-- Height Eye Opening [mV] per lane
+	eye_phase TEXT,			-- Phase Eye Opening [psec] per lane
+	PRIMARY KEY (bundle_id, path)
+);
+
+-- the verbs view of a port's link (rdma-collect/verbs/<dev>.json): enums as
+-- libibverbs gives them (active_width 1 1X, 2 4X, 4 8X, 8 12X, 16 2X;
+-- active_speed 1 SDR ... 64 HDR, 128 NDR; active_speed_ex for XDR)
+CREATE TABLE link_active (
+	bundle_id INTEGER NOT NULL REFERENCES bundles (id),
+	ibdev TEXT NOT NULL,
+	port INTEGER NOT NULL,
+	active_width INTEGER,
+	active_speed INTEGER,
+	active_speed_ex INTEGER,
+	PRIMARY KEY (bundle_id, ibdev, port)
+);
+
+-- the PCI function of each RDMA device, resolved from the
+-- sys/class/infiniband/<dev>/device link alone (the bundle stores no entry
+-- for the function's folder itself, only the files in it)
+CREATE TABLE ibdev_pci (
+	bundle_id INTEGER NOT NULL REFERENCES bundles (id),
+	ibdev TEXT NOT NULL,
+	pci_addr TEXT NOT NULL,
+	PRIMARY KEY (bundle_id, ibdev)
+);

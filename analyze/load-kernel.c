@@ -1,0 +1,234 @@
+/* load-kernel: the kernel side of the RDMA stack: loaded modules
+ * (/proc/modules, with version/srcversion and parameters from sys/module;
+ * a module with a sys/module folder but no /proc/modules line is built in),
+ * the /dev/infiniband listing (devnodes.json) and the RDMA character
+ * devices sysfs names (infiniband_verbs, infiniband_mad) */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "load.h"
+#include "util.h"
+
+int load_kernel(struct ld *l);
+
+static int64_t decnum(const char *s, int64_t dflt)
+{
+	long long v;
+
+	if (!s || parse_ll(s, 10, 0, 1LL << 62, &v) < 0)
+		return dflt;
+	return v;
+}
+
+/* names that fit a module: [A-Za-z0-9_-], not empty, short */
+static int is_name(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+
+	return n && !s[n] && n < 64;
+}
+
+static int module_extra(struct ld *l, const char *m)
+{
+	char p[PATH_MAX], ver[128], src[64];
+	const char **params;
+	size_t n, i;
+	int rc = 0;
+
+	snprintf(p, sizeof(p), "sys/module/%s/version", m);
+	if (!br_line(l->b, p, ver, sizeof(ver)))
+		ver[0] = 0;
+	snprintf(p, sizeof(p), "sys/module/%s/srcversion", m);
+	if (!br_line(l->b, p, src, sizeof(src)))
+		src[0] = 0;
+	if (db_exec(l->db, "UPDATE modules SET version = ?, srcversion = ? "
+		    "WHERE bundle_id = ? AND name = ?", "ssis", ver[0] ? ver : NULL,
+		    src[0] ? src : NULL, l->bid, m) < 0)
+		return -1;
+	snprintf(p, sizeof(p), "sys/module/%s/parameters", m);
+	n = br_list(l->b, p, &params);
+	for (i = 0; i < n && !rc; i++) {
+		char f[PATH_MAX];
+		const char *v;
+		size_t len = 0;
+
+		snprintf(f, sizeof(f), "sys/module/%s/parameters/%s", m,
+			 params[i]);
+		v = br_data(l->b, f, &len);
+		if (!v)
+			continue;
+		while (len && (v[len - 1] == '\n'))
+			len--;
+		{
+			char *val = malloc(len + 1);
+
+			if (!val)
+				return -1;
+			memcpy(val, v, len);
+			val[len] = 0;
+			rc = db_exec(l->db, "INSERT OR REPLACE INTO module_params "
+				     "(bundle_id, module, name, value) VALUES (?, ?, "
+				     "?, ?)", "isss", l->bid, m, params[i], val);
+			free(val);
+		}
+	}
+	free(params);
+	return rc;
+}
+
+/* the names of the folders under sys/module: the bundle stores files (and
+ * only some folders), so the names come from every path below it */
+static size_t module_dirs(const struct bundle_r *b, char (**out)[64])
+{
+	static const char pre[] = "sys/module/";
+	char (*v)[64] = NULL;
+	size_t i, n = 0, alloc = 0;
+
+	for (i = 0; i < b->n; i++) {
+		const char *rest, *sl;
+		size_t len;
+
+		if (strncmp(b->v[i].path, pre, sizeof(pre) - 1))
+			continue;
+		rest = b->v[i].path + sizeof(pre) - 1;
+		sl = strchr(rest, '/');
+		len = sl ? (size_t)(sl - rest) : strlen(rest);
+		if (!len || len >= 64 ||
+		    (n && !strncmp(v[n - 1], rest, len) && !v[n - 1][len]))
+			continue;
+		if (n == alloc) {
+			void *nv;
+
+			alloc = alloc ? alloc * 2 : 32;
+			nv = realloc(v, alloc * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		memcpy(v[n], rest, len);
+		v[n][len] = 0;
+		n++;
+	}
+	*out = v;
+	return n;
+}
+
+static int modules(struct ld *l)
+{
+	size_t len = 0, i, n;
+	const char *d = br_data(l->b, "proc/modules", &len), *e;
+	char (*sys)[64];
+	int rc = 0;
+
+	for (; d && len; d = e) {
+		char line[4096], name[64], deps[2048], state[32], ref[24];
+		long long size;
+		size_t ll;
+
+		e = memchr(d, '\n', len);
+		e = e ? e + 1 : d + len;
+		ll = (size_t)(e - d);
+		len -= ll;
+		if (ll >= sizeof(line))
+			continue;
+		memcpy(line, d, ll);
+		line[ll] = 0;
+		/* name size refcnt deps state offset [taint] */
+		if (sscanf(line, "%63s %lld %23s %2047s %31s", name, &size, ref,
+			   deps, state) != 5 || !is_name(name) || size < 0)
+			continue;
+		if (!strcmp(deps, "-"))
+			deps[0] = 0;
+		else if (deps[0] && deps[strlen(deps) - 1] == ',')
+			deps[strlen(deps) - 1] = 0;
+		if (db_exec(l->db, "INSERT OR REPLACE INTO modules (bundle_id, "
+			    "name, size, refcnt, used_by, state) VALUES (?, ?, ?, ?, "
+			    "?, ?)", "isiNss", l->bid, name, (int64_t)size,
+			    decnum(ref, -1), deps, state) < 0)
+			return -1;
+	}
+	/* sys/module: version, parameters; built-in modules have a folder
+	 * but no /proc/modules line */
+	n = module_dirs(l->b, &sys);
+	for (i = 0; i < n && !rc; i++) {
+		if (!is_name(sys[i]))
+			continue;
+		rc = db_exec(l->db, "INSERT OR IGNORE INTO modules (bundle_id, "
+			     "name, state) VALUES (?, ?, 'builtin')", "is", l->bid,
+			     sys[i]);
+		if (!rc)
+			rc = module_extra(l, sys[i]);
+	}
+	free(sys);
+	return rc;
+}
+
+static int devnodes(struct ld *l)
+{
+	struct jv *j = br_json(l->b, "rdma-collect/devnodes.json");
+	const struct jv *ents = jget(j, "entries");
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < jlen(ents) && !rc; i++) {
+		const struct jv *e = jat(ents, i);
+		const char *name = jstr(e, "name");
+
+		if (!name || !*name)
+			continue;
+		rc = db_exec(l->db, "INSERT OR REPLACE INTO devnodes (bundle_id, "
+			     "name, type, mode, uid, gid, user, \"group\", major, "
+			     "minor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			     "isssNNssNN", l->bid, name, jstr(e, "type"),
+			     jstr(e, "mode"), jint(e, "uid", -1), jint(e, "gid", -1),
+			     jstr(e, "user"), jstr(e, "group"),
+			     jint(e, "major", -1), jint(e, "minor", -1));
+	}
+	jfree(j);
+	return rc;
+}
+
+static int cdevs(struct ld *l, const char *cls, const char *kind)
+{
+	const char **names;
+	size_t n, i;
+	int rc = 0;
+
+	n = br_list(l->b, cls, &names);
+	for (i = 0; i < n && !rc; i++) {
+		char p[PATH_MAX], ibdev[64], port[16], dev[32];
+
+		snprintf(p, sizeof(p), "%s/%s/ibdev", cls, names[i]);
+		if (!br_line(l->b, p, ibdev, sizeof(ibdev)) || !*ibdev)
+			continue;	/* abi_version and the like */
+		{
+			char q[PATH_MAX];
+
+			snprintf(q, sizeof(q), "%s/%s/port", cls, names[i]);
+			if (!br_line(l->b, q, port, sizeof(port)))
+				port[0] = 0;
+			snprintf(q, sizeof(q), "%s/%s/dev", cls, names[i]);
+			if (!br_line(l->b, q, dev, sizeof(dev)))
+				dev[0] = 0;
+		}
+		rc = db_exec(l->db, "INSERT OR REPLACE INTO rdma_cdevs (bundle_id, "
+			     "name, class, ibdev, port, dev, path) VALUES (?, ?, ?, ?, "
+			     "?, ?, ?)", "isssNss", l->bid, names[i], kind, ibdev,
+			     port[0] ? decnum(port, -1) : (int64_t)-1,
+			     dev[0] ? dev : NULL, p);
+	}
+	free(names);
+	return rc;
+}
+
+int load_kernel(struct ld *l)
+{
+	if (modules(l) < 0 || devnodes(l) < 0 ||
+	    cdevs(l, "sys/class/infiniband_verbs", "verbs") < 0 ||
+	    cdevs(l, "sys/class/infiniband_mad", "mad") < 0)
+		return -1;
+	return 0;
+}

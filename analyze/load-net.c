@@ -1,0 +1,105 @@
+/* load-net: the Ethernet side of RoCE: DCB/PFC per netdev (the `dcb pfc
+ * show` equivalent, with the trust mode) and the interface addresses */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "load.h"
+#include "log.h"
+
+int load_net(struct ld *l);
+
+#define DCB_DIR "rdma-collect/dcb"
+
+/* trust: the MLNX_OFED qos/trust file wins; else DSCP APP entries
+ * (selector 5, IEEE_8021QAZ_APP_SEL_DSCP) mean dscp, else pcp */
+static const char *trust_of(struct ld *l, const char *ifn, const struct jv *d)
+{
+	char p[PATH_MAX], line[128];
+	const struct jv *apps = jget(d, "apps");
+	size_t i;
+
+	snprintf(p, sizeof(p), "sys/class/net/%s/qos/trust", ifn);
+	if (br_line(l->b, p, line, sizeof(line))) {
+		if (strstr(line, "dscp"))
+			return "dscp";
+		if (strstr(line, "pcp"))
+			return "pcp";
+	}
+	for (i = 0; i < jlen(apps); i++)
+		if (jint(jat(apps, i), "selector", -1) == 5)
+			return "dscp";
+	return "pcp";
+}
+
+static int pfc_one(struct ld *l, const char *file)
+{
+	char p[PATH_MAX], ifn[64];
+	const struct jv *pfc;
+	const char *status;
+	struct jv *d;
+	size_t n = strlen(file);
+	int64_t en;
+	int rc = 0, ok;
+
+	if (n <= 5 || n - 5 >= sizeof(ifn) || strcmp(file + n - 5, ".json"))
+		return 0;
+	snprintf(ifn, sizeof(ifn), "%.*s", (int)(n - 5), file);
+	snprintf(p, sizeof(p), DCB_DIR "/%s", file);
+	d = br_json(l->b, p);
+	if (!d)
+		return 0;	/* malformed: skipped */
+	status = jstr(d, "status");
+	if (!status || (strcmp(status, "ok") && strcmp(status, "absent")))
+		status = "error";
+	ok = !strcmp(status, "ok");
+	pfc = jget(d, "pfc");
+	en = pfc ? jint(pfc, "pfc_en", -1) : -1;
+	rc = db_exec(l->db, "INSERT OR REPLACE INTO pfc (bundle_id, netdev, "
+		     "status, pfc_cap, pfc_en, delay, mbc, dcbx, trust) VALUES (?, ?, "
+		     "?, ?, ?, ?, ?, ?, ?)", "issNNNNNs", l->bid, ifn, status,
+		     pfc ? jint(pfc, "pfc_cap", -1) : (int64_t)-1,
+		     en >= 0 ? en & 0xff : (int64_t)-1,
+		     pfc ? jint(pfc, "delay", -1) : (int64_t)-1,
+		     pfc ? jint(pfc, "mbc", -1) : (int64_t)-1,
+		     jint(d, "dcbx", -1),
+		     ok ? trust_of(l, ifn, d) : NULL);
+	jfree(d);
+	return rc;
+}
+
+static int addresses(struct ld *l)
+{
+	struct jv *a = br_json(l->b, "rdma-collect/net/addresses.json");
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < jlen(a) && !rc; i++) {
+		const struct jv *e = jat(a, i);
+		const char *ifn = jstr(e, "ifname"), *addr = jstr(e, "address");
+
+		if (!ifn || !addr)
+			continue;
+		rc = db_exec(l->db, "INSERT INTO addresses (bundle_id, netdev, "
+			     "family, address, prefixlen) VALUES (?, ?, ?, ?, ?)",
+			     "isssN", l->bid, ifn, jstr(e, "family"), addr,
+			     jint(e, "prefixlen", -1));
+	}
+	jfree(a);
+	return rc;
+}
+
+int load_net(struct ld *l)
+{
+	const char **names;
+	size_t n, i;
+	int rc = 0;
+
+	n = br_list(l->b, DCB_DIR, &names);
+	for (i = 0; i < n && !rc; i++)
+		rc = pfc_one(l, names[i]);
+	free(names);
+	return rc ? rc : addresses(l);
+}

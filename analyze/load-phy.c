@@ -1,0 +1,172 @@
+/* load-phy: the physical layer: mlxlink outputs (the commands source's
+ * mlxlink-<ibdev>/stdout and attachments that are mlxlink text) into phy,
+ * the verbs active width/speed of each port into link_active, and each
+ * RDMA device's PCI function into ibdev_pci */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "db.h"
+#include "load.h"
+#include "mlxlink.h"
+
+int load_phy(struct ld *l);
+
+static void lanes(struct buf *b, const double *v, int n)
+{
+	int i;
+
+	buf_reset(b);
+	for (i = 0; i < n; i++)
+		buf_addf(b, "%s%.0f", i ? "," : "", v[i] >= 0 ? v[i] : -1.0);
+}
+
+static int store(struct ld *l, const char *path, const char *ibdev,
+		 const struct mlxlink *m)
+{
+	struct buf raw = BUF_INIT, h = BUF_INIT, ph = BUF_INIT;
+	double r[MLXLINK_LANES];
+	int i, rc;
+
+#define S(x) ((x)[0] ? (x) : NULL)
+	for (i = 0; i < m->nraw; i++)
+		r[i] = (double)m->raw_errors[i];
+	lanes(&raw, r, m->nraw);
+	lanes(&h, m->height, m->nheight);
+	lanes(&ph, m->phase, m->nphase);
+	rc = db_exec(l->db, "INSERT OR REPLACE INTO phy (bundle_id, path, ibdev, "
+		     "port, state, phys_state, speed, width, fec, enabled_speeds, "
+		     "cable_speeds, eff_errors, eff_ber, eff_ber_text, raw_ber, "
+		     "raw_ber_text, raw_errors, eye_height, eye_phase) VALUES (?, "
+		     "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		     "ississsssssNDsDssss", l->bid, path, ibdev, (int64_t)1,
+		     S(m->state), S(m->phys_state), S(m->speed), S(m->width),
+		     S(m->fec), S(m->enabled_speeds), S(m->cable_speeds),
+		     m->eff_errors, m->eff_ber, S(m->eff_ber_text), m->raw_ber,
+		     S(m->raw_ber_text), m->nraw ? raw.buf : NULL,
+		     m->nheight ? h.buf : NULL, m->nphase ? ph.buf : NULL);
+#undef S
+	buf_release(&raw);
+	buf_release(&h);
+	buf_release(&ph);
+	return rc;
+}
+
+/* the RDMA device an attachment's name mentions ("mlxlink-mlx5_3.txt"):
+ * the longest device name found not followed by a digit */
+static const char *dev_in_name(const char *name, const char **devs, size_t n)
+{
+	const char *best = NULL;
+	size_t i, bl = 0;
+
+	for (i = 0; i < n; i++) {
+		size_t dl = strlen(devs[i]);
+		const char *p = name;
+
+		while ((p = strstr(p, devs[i]))) {
+			if (p[dl] < '0' || p[dl] > '9') {
+				if (dl > bl) {
+					best = devs[i];
+					bl = dl;
+				}
+				break;
+			}
+			p++;
+		}
+	}
+	return best;
+}
+
+static int mlxlink_outputs(struct ld *l)
+{
+	const char **devs, **names;
+	size_t nd, n, i;
+	int rc = 0;
+
+	nd = br_list(l->b, "sys/class/infiniband", &devs);
+	n = br_list(l->b, "rdma-collect/commands", &names);
+	for (i = 0; i < n && !rc; i++) {
+		char p[PATH_MAX];
+		const char *d;
+		size_t len;
+		struct mlxlink m;
+
+		if (strncmp(names[i], "mlxlink-", 8) || !names[i][8])
+			continue;
+		snprintf(p, sizeof(p), "rdma-collect/commands/%s/stdout", names[i]);
+		d = br_data(l->b, p, &len);
+		if (d && mlxlink_parse(d, len, &m) == 0)
+			rc = store(l, p, names[i] + 8, &m);
+	}
+	free(names);
+	n = br_list(l->b, "rdma-collect/attach", &names);
+	for (i = 0; i < n && !rc; i++) {
+		char p[PATH_MAX];
+		const char *d;
+		size_t len;
+		struct mlxlink m;
+
+		snprintf(p, sizeof(p), "rdma-collect/attach/%s", names[i]);
+		d = br_data(l->b, p, &len);
+		if (d && mlxlink_parse(d, len, &m) == 0)
+			rc = store(l, p, dev_in_name(names[i], devs, nd), &m);
+	}
+	free(names);
+	free(devs);
+	return rc;
+}
+
+static int verbs_links(struct ld *l)
+{
+	const char **devs;
+	size_t nd, i, k;
+	int rc = 0;
+
+	nd = br_list(l->b, "sys/class/infiniband", &devs);
+	for (i = 0; i < nd && !rc; i++) {
+		char p[PATH_MAX], real[PATH_MAX];
+		const char *pci;
+		struct jv *v;
+		const struct jv *ports;
+
+		snprintf(p, sizeof(p), "sys/class/infiniband/%s/device", devs[i]);
+		if (br_resolve(l->b, p, real, sizeof(real)) && strcmp(real, p)) {
+			pci = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+			if (strlen(pci) == 12 && pci[4] == ':' && pci[7] == ':' &&
+			    pci[10] == '.')
+				rc = db_exec(l->db, "INSERT OR REPLACE INTO "
+					     "ibdev_pci (bundle_id, ibdev, pci_addr) "
+					     "VALUES (?, ?, ?)", "iss", l->bid,
+					     devs[i], pci);
+		}
+		snprintf(p, sizeof(p), "rdma-collect/verbs/%s.json", devs[i]);
+		v = br_json(l->b, p);
+		ports = jget(v, "ports");
+		for (k = 0; k < jlen(ports) && !rc; k++) {
+			const struct jv *pt = jat(ports, k);
+			int64_t pn = jint(pt, "port", -1);
+
+			if (pn < 0 || pn > 255)
+				continue;
+			rc = db_exec(l->db, "INSERT OR REPLACE INTO link_active "
+				     "(bundle_id, ibdev, port, active_width, "
+				     "active_speed, active_speed_ex) VALUES (?, ?, ?, "
+				     "?, ?, ?)", "isiNNN", l->bid, devs[i], pn,
+				     jint(pt, "active_width", -1),
+				     jint(pt, "active_speed", -1),
+				     jint(pt, "active_speed_ex", -1));
+		}
+		jfree(v);
+	}
+	free(devs);
+	return rc;
+}
+
+int load_phy(struct ld *l)
+{
+	if (mlxlink_outputs(l) < 0 || verbs_links(l) < 0)
+		return -1;
+	return 0;
+}

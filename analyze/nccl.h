@@ -1,0 +1,89 @@
+/* nccl: NCCL log lines of every version since 2.3 (refdata 06), one line
+ * at a time, and NCCL_IB_HCA as NCCL applies it.
+ *
+ * nccl_parse_line() recognises the lines an RDMA diagnosis reads: the IB
+ * device list ("NET/IB : Using [0]mlx5_0:1/IB ; OOB ..."), "NET/IB : No
+ * device found.", "Using network IB|Socket", the socket fallback, the GPU
+ * Direct RDMA lines (all their forms, plugin ones included) and the
+ * completion error ("Got completion ...") in all its historical forms.
+ * Input is hostile: any length, any bytes; fields are bounded copies.
+ */
+#ifndef RDMA_ANALYZE_NCCL_H
+#define RDMA_ANALYZE_NCCL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum nccl_kind {
+	NCCL_NONE,
+	NCCL_IB_USING,		/* NET/IB : Using [0]mlx5_0:1/IB ... */
+	NCCL_IB_NODEV,		/* NET/IB : No device found. */
+	NCCL_NET_USING,		/* Using network IB | Socket | IBext ... */
+	NCCL_SOCKET_USING,	/* NET/Socket : Using [0]ens3:... */
+	NCCL_GDR,		/* GPU Direct RDMA Enabled|Disabled ... */
+	NCCL_DMABUF,		/* DMA-BUF is available on GPU device N */
+	NCCL_COMPLETION,	/* Got completion ... with error / status= */
+};
+
+#define NCCL_MAX_DEVS 32
+
+struct nccl_dev {
+	char name[64];
+	int port;
+	char ll[16];		/* IB | RoCE | UNSPECIFIED */
+};
+
+struct nccl_ev {
+	enum nccl_kind kind;
+	int warn;		/* NCCL WARN (else INFO or bare) */
+	char host[64];		/* the log prefix's hostname, "" if none */
+	/* NCCL_IB_USING */
+	struct nccl_dev devs[NCCL_MAX_DEVS];
+	int ndevs;
+	/* NCCL_NET_USING: network name; NCCL_GDR: the NET/<name> */
+	char net[32];
+	/* NCCL_GDR */
+	int gdr_enabled;
+	int gdr_dmabuf;		/* "(DMABUF) enabled" */
+	char hca[64];		/* also NCCL_COMPLETION's local HCA ("" unknown) */
+	int hca_index;		/* -1 unknown */
+	/* NCCL_COMPLETION */
+	char peer[96];		/* "10.0.0.2<41234>", "" when not printed */
+	int status;		/* ibv_wc_status, -1 unknown */
+	int opcode;		/* -1 unknown */
+	int64_t len;		/* -1 unknown */
+	int64_t vendor_err;	/* decimal as printed, -1 unknown */
+	char req[16];		/* Send | Recv | Flush | "" */
+	char local_gid[64];
+	char remote_gid[64];
+};
+
+/* parse one line (without its newline); returns ev->kind */
+enum nccl_kind nccl_parse_line(const char *line, size_t len,
+			       struct nccl_ev *ev);
+
+/* rdma-core's enum ibv_wc_status: "IBV_WC_RETRY_EXC_ERR" and
+ * ibv_wc_status_str(): "transport retry counter exceeded"; NULL/"unknown"
+ * outside the enum */
+const char *ibv_wc_status_name(int status);
+const char *ibv_wc_status_text(int status);
+
+/* NCCL_IB_HCA: "[^][=]prefix[:port[:rail[:plane]]],..." */
+#define NCCL_HCA_MAX 32
+struct nccl_hca {
+	int exclude;		/* leading '^' */
+	int exact;		/* '=' (after '^') */
+	int n;
+	struct {
+		char prefix[64];
+		int port;	/* -1: any */
+	} e[NCCL_HCA_MAX];
+};
+
+void nccl_hca_parse(const char *spec, struct nccl_hca *h);
+/* does NCCL select device:port under this setting?  *entry gets the index
+ * of the matching entry (-1 none) */
+int nccl_hca_selects(const struct nccl_hca *h, const char *dev, int port,
+		     int *entry);
+
+#endif
