@@ -406,6 +406,31 @@ const struct br_entry *br_get(const struct bundle_r *b, const char *path)
 	return find(b, real);
 }
 
+const struct br_entry *br_lget(const struct bundle_r *b, const char *path)
+{
+	char dir[PATH_MAX], real[PATH_MAX], full[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return find(b, path);
+	if (check_snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) < 0 ||
+	    !br_resolve(b, dir, real, sizeof(real)) ||
+	    check_snprintf(full, sizeof(full), "%s/%s", real, slash + 1) < 0)
+		return NULL;
+	return find(b, full);
+}
+
+const char *br_link_base(const struct bundle_r *b, const char *path)
+{
+	const struct br_entry *e = br_lget(b, path);
+	const char *s;
+
+	if (!e || e->type != BR_LINK || !e->len)
+		return NULL;
+	s = strrchr(e->data, '/');
+	return s ? s + 1 : e->data;
+}
+
 const char *br_data(const struct bundle_r *b, const char *path, size_t *len)
 {
 	const struct br_entry *e = br_get(b, path);

@@ -53,6 +53,12 @@ void br_free(struct bundle_r *b);
 /* the entry at path, following symlinks inside the bundle (at most 40);
  * NULL if absent */
 const struct br_entry *br_get(const struct bundle_r *b, const char *path);
+/* the entry at path itself, following links only in its folders (like
+ * lstat); NULL if absent */
+const struct br_entry *br_lget(const struct bundle_r *b, const char *path);
+/* the last part of a symlink's target ("0000:b1:00.0" for a device
+ * link), or NULL if path is not a link */
+const char *br_link_base(const struct bundle_r *b, const char *path);
 /* a file's bytes (NUL-terminated), NULL if absent or not a file */
 const char *br_data(const struct bundle_r *b, const char *path, size_t *len);
 /* the first line of a file, trimmed, in out; NULL if absent */

@@ -446,7 +446,10 @@ static int has(const char *data, size_t len, const char *needle)
 
 static const char *attach_kind(const char *data, size_t len)
 {
-	if (has(data, len, "NCCL INFO ") || has(data, len, "NCCL WARN "))
+	if (has(data, len, "NCCL INFO ") || has(data, len, "NCCL WARN ") ||
+	    (has(data, len, "NET/IB") && (has(data, len, "Got completion") ||
+					  has(data, len, "No device found") ||
+					  has(data, len, "GPU Direct RDMA"))))
 		return "nccl";
 	if (perftest_detect(data, len))
 		return "perftest";

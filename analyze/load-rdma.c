@@ -214,7 +214,7 @@ static int port(struct ld *l, const char *dev, const char *pname,
 static int device(struct ld *l, const char *dev, const struct jv *map,
 		  int64_t ims)
 {
-	char p[PATH_MAX], s[PATH_MAX], real[PATH_MAX];
+	char p[PATH_MAX], s[PATH_MAX];
 	char nt[32], guid[32], sguid[32], fw[64], hca[32], board[64], hw[16],
 	     desc[128], parent[64];
 	const char *pci = NULL, **ports;
@@ -225,8 +225,7 @@ static int device(struct ld *l, const char *dev, const struct jv *map,
 #define F(name, buf) (snprintf(p, sizeof(p), "sys/class/infiniband/%s/" name, \
 			       dev), br_line(l->b, p, buf, sizeof(buf)) ? buf : NULL)
 	snprintf(p, sizeof(p), "sys/class/infiniband/%s/device", dev);
-	if (br_get(l->b, p) && br_resolve(l->b, p, real, sizeof(real)))
-		pci = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	pci = br_link_base(l->b, p);
 	snprintf(s, sizeof(s), "rdma-collect/verbs/%s.json", dev);
 	verbs = br_json(l->b, s);
 	rc = db_exec(l->db, "INSERT OR REPLACE INTO devices (bundle_id, ibdev, "
@@ -332,7 +331,7 @@ static int netdevs(struct ld *l, const struct jv *map, int64_t ims)
 	n = br_list(l->b, "sys/class/net", &names);
 	for (i = 0; i < n && !rc; i++) {
 		const char *nd = names[i], *ibdev = NULL;
-		char p[PATH_MAX], real[PATH_MAX], mtu[16], op[16], car[8], spd[16],
+		char p[PATH_MAX], mtu[16], op[16], car[8], spd[16],
 		     addr[80], type[8];
 		const char *master = NULL;
 		struct jv *e;
@@ -349,8 +348,7 @@ static int netdevs(struct ld *l, const struct jv *map, int64_t ims)
 #define F(name, buf) (snprintf(p, sizeof(p), "sys/class/net/%s/" name, nd), \
 		      br_line(l->b, p, buf, sizeof(buf)) ? buf : NULL)
 		snprintf(p, sizeof(p), "sys/class/net/%s/master", nd);
-		if (br_get(l->b, p) && br_resolve(l->b, p, real, sizeof(real)))
-			master = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+		master = br_link_base(l->b, p);
 		snprintf(p, sizeof(p), "rdma-collect/ethtool/%s.json", nd);
 		e = br_json(l->b, p);
 		rc = db_exec(l->db, "INSERT OR REPLACE INTO netdevs (bundle_id, name, "

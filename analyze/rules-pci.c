@@ -87,11 +87,13 @@ const struct rule rules_pci[] = {
 		       /* the mlx5 probe line, for HCAs not already named */
 		       "UNION ALL SELECT k.bundle_id, k.device, "
 		       "'kernel log: ' || k.text, "
-		       "'rdma-collect/klog/kmsg.txt' || char(9) || k.text, NULL "
+		       "CASE WHEN k.seq IS NULL THEN 'rdma-collect/klog/syslog.txt' "
+		       "ELSE 'rdma-collect/klog/kmsg.txt' END || char(9) || k.text, "
+		       "NULL "
 		       "FROM klog k JOIN todo_rule t ON t.bundle_id = k.bundle_id "
 		       "WHERE k.category = 'pcie_bw' AND k.text LIKE "
 		       "'%PCIe bandwidth, limited by%' AND k.device IS NOT NULL "
-		       "AND k.seq = (SELECT max(k2.seq) FROM klog k2 WHERE "
+		       "AND k.rowid = (SELECT max(k2.rowid) FROM klog k2 WHERE "
 		       "k2.bundle_id = k.bundle_id AND k2.device = k.device AND "
 		       "k2.category = 'pcie_bw' AND k2.text LIKE "
 		       "'%PCIe bandwidth, limited by%') AND NOT EXISTS (" HCA_PATH
