@@ -106,8 +106,8 @@ check_eq "rxe GIDs are RoCE v2 only" "$(cat "$XR"/ports/1/gid_attrs/types/* | so
 check_eq "rxe: 16 hw_counters names (lifespan included)" "$(ls "$XR/ports/1/hw_counters" | wc -l)" 16
 check_eq "rxe rate" "$(cat "$XR/ports/1/rate")" "2.5 Gb/sec (1X SDR)"
 check "rxe active_mtu 1024 (3) in verbs" grep -q '"active_mtu": 3,' "$X/rdma-collect/verbs/rxe0.json"
-check "rdma_rxe loaded, no ib_umad" sh -c "grep -q '^rdma_rxe ' '$X/proc/modules' && ! grep -q '^ib_umad ' '$X/proc/modules'"
-check "no umad device nodes" sh -c "! grep -q umad '$X/rdma-collect/devnodes.json'"
+check "rdma_rxe, ib_umad and rdma_ucm loaded (as the rxe VM's init does)" sh -c "grep -q '^rdma_rxe ' '$X/proc/modules' && grep -q '^ib_umad ' '$X/proc/modules' && grep -q '^rdma_ucm ' '$X/proc/modules'"
+check "umad0 of rxe0 port 1 in sysfs and /dev/infiniband" sh -c "grep -q '\"umad0\"' '$X/rdma-collect/devnodes.json' && test \"\$(cat '$X/sys/class/infiniband_mad/umad0/ibdev')\" = rxe0"
 
 # stored forms: valid JSON, ethtool stats counts
 if command -v python3 >/dev/null 2>&1; then
