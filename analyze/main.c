@@ -47,6 +47,7 @@ static const char usage_text[] =
 "          -f, --format F     text (default), json or html\n"
 "          -o, --output FILE  write the report to FILE\n"
 "          --thresholds FILE  override thresholds ('name value' lines)\n"
+"          --expect-hcas N    each node should have N RDMA devices\n"
 "          -v, --verbose      evidence and remediation of info findings too\n"
 "load    add bundles to a database (idempotent: a bundle already there is\n"
 "        skipped), then diagnose them\n"
@@ -227,12 +228,13 @@ static const struct option report_opts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "markdown", no_argument, NULL, 'm' },
+	{ "expect-hcas", required_argument, NULL, 'e' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct args {
-	const char *db, *format, *output, *thresholds;
+	const char *db, *format, *output, *thresholds, *expect_hcas;
 	int verbose, json, list, markdown;
 	int nfiles;
 	char **files;
@@ -254,6 +256,7 @@ static int parse(int argc, char **argv, struct args *a)
 		case 'j': a->json = 1; break;
 		case 'l': a->list = 1; break;
 		case 'm': a->markdown = 1; break;
+		case 'e': a->expect_hcas = optarg; break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(close_stdout(EXIT_OK));
@@ -276,6 +279,14 @@ static int load_and_diagnose(sqlite3 *db, struct args *a,
 {
 	if (thresholds_load(db, a->thresholds) < 0)
 		return -1;
+	if (a->expect_hcas) {
+		long long n;
+
+		if (parse_ll(a->expect_hcas, 10, 1, 4096, &n) < 0)
+			return error("invalid --expect-hcas '%s'", a->expect_hcas);
+		db_exec(db, "INSERT OR REPLACE INTO thresholds VALUES "
+			"('expect_hcas', ?)", "d", (double)n);
+	}
 	load_files(db, a->files, a->nfiles, progress, st);
 	return rules_run(db, st->new_ids, st->nnew);
 }

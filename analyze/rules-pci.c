@@ -188,5 +188,39 @@ const struct rule rules_pci[] = {
 		       "h.bundle_id AND g.grp = h.iommu_group WHERE h.bundle_id = "
 		       "u.bundle_id AND h.kind = 'hca' AND g.type IS NOT NULL)",
 	},
+	{
+		.id = "HCA_MISSING",
+		.layer = "hca",
+		.severity = SEV_CRITICAL,
+		.title = "fewer RDMA devices or Mellanox/NVIDIA network PCI functions than expected",
+		.needs = "pci,sysfs",
+		.evidence = "sys/bus/pci/devices/* (vendor 0x15b3) against sys/class/infiniband/*; --expect-hcas N",
+		.remediation = "A function on the bus without an RDMA device: its driver did not bind or probe failed (dmesg mlx5_core lines, lsmod mlx5_ib); fewer functions than expected: the card is not detected (BIOS slot settings, reseat, check the slot's power and the riser), or firmware is in recovery (flint/mstflint query).",
+		/* the fleet's majority for the same node class comes with the
+		 * fleet checks; here: the bus against the RDMA devices, and
+		 * the count the user expects */
+		.sql = "SELECT f.bundle_id, f.addr, 'PCI function ' || f.addr || "
+		       "' (' || printf('%04x:%04x', f.vendor, f.device) || ', driver ' || "
+		       "coalesce(f.driver, 'none') || ') has no RDMA device', "
+		       "'sys/bus/pci/devices/' || f.addr || char(9) || "
+		       "printf('vendor 0x%04x device 0x%04x class 0x%06x', f.vendor, "
+		       "f.device, f.class) || char(10) || 'sys/class/infiniband' || "
+		       "char(9) || coalesce((SELECT group_concat(d.ibdev, ' ') FROM "
+		       "devices d WHERE d.bundle_id = f.bundle_id), 'empty'), NULL "
+		       "FROM pci_functions f JOIN todo_rule t ON t.bundle_id = "
+		       "f.bundle_id WHERE f.kind = 'hca' AND f.ibdev IS NULL AND "
+		       "(f.class >> 8) IN (0x0200, 0x0207) "
+		       "UNION ALL SELECT t.bundle_id, 'node', (SELECT count(*) FROM "
+		       "devices d WHERE d.bundle_id = t.bundle_id AND d.pci_addr IS "
+		       "NOT NULL) || ' RDMA device(s), ' || (SELECT CAST(value AS "
+		       "INTEGER) FROM thresholds WHERE name = 'expect_hcas') || "
+		       "' expected (--expect-hcas)', 'sys/class/infiniband' || "
+		       "char(9) || coalesce((SELECT group_concat(d.ibdev, ' ') FROM "
+		       "devices d WHERE d.bundle_id = t.bundle_id), 'empty'), NULL "
+		       "FROM todo_rule t WHERE (SELECT value FROM thresholds WHERE "
+		       "name = 'expect_hcas') > 0 AND (SELECT count(*) FROM devices "
+		       "d WHERE d.bundle_id = t.bundle_id AND d.pci_addr IS NOT NULL) "
+		       "< (SELECT value FROM thresholds WHERE name = 'expect_hcas')",
+	},
 	{ 0 },
 };

@@ -21,6 +21,7 @@ const struct threshold thresholds[] = {
 	{ "bw_ratio", 0.85, "perftest below this share of line rate: BW_BELOW_LINE_RATE" },
 	{ "gdr_ratio", 0.5, "GPU-memory bandwidth below this share of host-memory: GDR_BW_LOW" },
 	{ "flaps_critical", 2, "link down/up events in 24 h for critical LINK_FLAPPING" },
+	{ "expect_hcas", 0, "RDMA devices a node should have (0: not checked); --expect-hcas N" },
 	{ "eye_ratio", 0.5, "a lane's eye below this share of the others' median: PHY_EYE_LOW" },
 	{ NULL, 0, NULL },
 };
