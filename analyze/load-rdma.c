@@ -256,17 +256,50 @@ static int device(struct ld *l, const char *dev, const struct jv *map,
 	return rc;
 }
 
-static int netdev_stats(struct ld *l, const char *nd, int64_t ims)
+/* The database keeps the ethtool counters the checks and the fleet
+ * comparisons read: totals, pauses and storms, discards and drops, errors,
+ * ECN/CNP, buffer and PHY counters.  Per-queue and per-channel counters
+ * (rx12_..., ch3_..., tx5_xdp_...) stay in the bundle, where `show ethtool`
+ * prints them all: a 400G node has 1,500 of them per netdev, and keeping
+ * them would make the database 100 times larger for no check. */
+static int stat_wanted(const char *name)
+{
+	static const char *const keys[] = {
+		"pause", "storm", "discard", "drop", "err", "cnp", "ecn",
+		"out_of_buffer", "symbol", "_phy", "link_down", "timeout",
+		"crc", "fcs", "collision",
+	};
+	static const char *const totals[] = {
+		"rx_packets", "tx_packets", "rx_bytes", "tx_bytes",
+	};
+	const char *p = name;
+	size_t i;
+
+	/* rx0_..., tx15_..., ch3_..., rx_queue_0_... */
+	if ((!strncmp(p, "rx", 2) || !strncmp(p, "tx", 2) ||
+	     !strncmp(p, "ch", 2)) && p[2] >= '0' && p[2] <= '9')
+		return 0;
+	if (strstr(p, "_queue_"))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(totals); i++)
+		if (!strcmp(p, totals[i]))
+			return 1;
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (strstr(p, keys[i]))
+			return 1;
+	return 0;
+}
+
+static int netdev_stats(struct ld *l, const char *nd, const struct jv *e,
+			int64_t ims)
 {
 	char p[PATH_MAX], s[PATH_MAX];
-	struct jv *e, *e2;
+	struct jv *e2;
 	const struct jv *stats, *stats2;
 	size_t i, j;
 	int rc = 0;
 
-	snprintf(p, sizeof(p), "rdma-collect/ethtool/%s.json", nd);
 	snprintf(s, sizeof(s), SAMPLE "ethtool/%s.json", nd);
-	e = br_json(l->b, p);
 	e2 = br_json(l->b, s);
 	stats = jget(e, "stats");
 	stats2 = jget(e2, "stats");
@@ -274,7 +307,7 @@ static int netdev_stats(struct ld *l, const char *nd, int64_t ims)
 		const struct jv *kv = jat(stats, i), *kv2 = NULL;
 		const char *name = jstr(jat(kv, 0), NULL);
 
-		if (!name)
+		if (!name || !stat_wanted(name))
 			continue;
 		/* the second read is normally in the same order */
 		if (i < jlen(stats2) && jstr(jat(jat(stats2, i), 0), NULL) &&
@@ -317,7 +350,6 @@ static int netdev_stats(struct ld *l, const char *nd, int64_t ims)
 		}
 		free(names);
 	}
-	jfree(e);
 	jfree(e2);
 	return rc;
 }
@@ -365,9 +397,9 @@ static int netdevs(struct ld *l, const struct jv *map, int64_t ims)
 			     jstr(jget(e, "drvinfo"), "fw_version"),
 			     jstr(jget(e, "drvinfo"), "bus_info"), master);
 #undef F
-		jfree(e);
 		if (!rc)
-			rc = netdev_stats(l, nd, ims);
+			rc = netdev_stats(l, nd, e, ims);
+		jfree(e);
 	}
 	free(names);
 	return rc;

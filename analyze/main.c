@@ -5,6 +5,7 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -526,6 +527,11 @@ int main(int argc, char **argv)
 	size_t i;
 
 	log_prog = "rdma-analyze";
+	/* bundle paths are UTF-8 (pax): with a UTF-8 locale libarchive
+	 * copies names instead of converting each one character by
+	 * character (a third of the load time in the C locale) */
+	if (!setlocale(LC_CTYPE, "C.UTF-8"))
+		setlocale(LC_CTYPE, "");
 	if (argc < 2) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;

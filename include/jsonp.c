@@ -92,7 +92,18 @@ static char *string(struct parser *ps, size_t *len)
 
 	ps->p++;	/* the quote */
 	while (ps->p < ps->end && *ps->p != '"') {
-		unsigned char c = (unsigned char)*ps->p++;
+		const char *run = ps->p;
+		unsigned char c;
+
+		/* plain bytes in one go: strings are most of a document */
+		while (ps->p < ps->end && *ps->p != '"' && *ps->p != '\\' &&
+		       (unsigned char)*ps->p >= 0x20)
+			ps->p++;
+		if (ps->p > run) {
+			buf_add(&b, run, (size_t)(ps->p - run));
+			continue;
+		}
+		c = (unsigned char)*ps->p++;
 
 		if (c < 0x20) {
 			fail(ps, "control character in a string");

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/mksamples.sh BUILD: rebuild samples/ from the fixture nodes.  With
-# SOURCE_DATE_EPOCH and relative paths the bundles are byte-identical on
+# SOURCE_DATE_EPOCH, relative paths and the collector found through PATH
+# (the manifest records argv[0]) the bundles are byte-identical on
 # every run, so a change in samples/ is a change in the collector.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,7 +13,7 @@ rm -f "$TOP"/samples/*.rdma.tar.zst
 for kind in gpu-ndr8 roce-pfc rxe; do
 	"$TOP/tests/fixtures/mknode.sh" "$kind" "$tmp/$kind"
 	mkdir "$tmp/out-$kind"
-	(cd "$tmp" && "$B/rdma-collect" -q --root "$kind" --sample 1 \
+	(cd "$tmp" && PATH="$B:$PATH" rdma-collect -q --root "$kind" --sample 1 \
 		-o "out-$kind" >/dev/null)
 	mv "$tmp/out-$kind"/*.rdma.tar.zst "$TOP/samples/"
 done

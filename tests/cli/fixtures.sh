@@ -105,7 +105,7 @@ check_eq "rxe: 1024 gids, 2 typed" "$(ls "$XR/ports/1/gids" | wc -l) $(ls "$XR/p
 check_eq "rxe GIDs are RoCE v2 only" "$(cat "$XR"/ports/1/gid_attrs/types/* | sort -u)" "RoCE v2"
 check_eq "rxe: 16 hw_counters names (lifespan included)" "$(ls "$XR/ports/1/hw_counters" | wc -l)" 16
 check_eq "rxe rate" "$(cat "$XR/ports/1/rate")" "2.5 Gb/sec (1X SDR)"
-check "rxe active_mtu 1024 (3) in verbs" grep -q '"active_mtu": 3,' "$X/rdma-collect/verbs/rxe0.json"
+check "rxe active_mtu 4096 (5) in verbs, with eth0 at MTU 9000" grep -q '"active_mtu": 5,' "$X/rdma-collect/verbs/rxe0.json"
 check "rdma_rxe, ib_umad and rdma_ucm loaded (as the rxe VM's init does)" sh -c "grep -q '^rdma_rxe ' '$X/proc/modules' && grep -q '^ib_umad ' '$X/proc/modules' && grep -q '^rdma_ucm ' '$X/proc/modules'"
 check "umad0 of rxe0 port 1 in sysfs and /dev/infiniband" sh -c "grep -q '\"umad0\"' '$X/rdma-collect/devnodes.json' && test \"\$(cat '$X/sys/class/infiniband_mad/umad0/ibdev')\" = rxe0"
 

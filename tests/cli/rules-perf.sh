@@ -81,10 +81,21 @@ for k in gpu-ndr8 roce-pfc rxe; do
 	check_eq "healthy $k (--sample): nothing at warning or above from the perf rules" \
 		"$(loud "$k.rdma.tar.zst")" ""
 done
-check_eq "healthy roce-pfc: since-boot sequence errors not growing: info" \
-	"$(sev roce-pfc.rdma.tar.zst DROPS_IN_FLIGHT mlx5_0:1)" info
-check_eq "healthy roce-pfc: rx_out_of_buffer not growing: info" \
-	"$(sev roce-pfc.rdma.tar.zst RX_BUFFER_DROPS ens1f0np0)" info
+# counts from before the sample that did not grow: info
+cp -a roce-pfc old
+for d in old/sys/class/infiniband/mlx5_0/ports/1/hw_counters \
+	 old/rdma-collect/sample/sys/class/infiniband/mlx5_0/ports/1/hw_counters; do
+	printf '2\n' >"$d/out_of_sequence"
+	printf '1\n' >"$d/duplicate_request"
+done
+for f in old/rdma-collect/ethtool/ens1f0np0.json old/rdma-collect/sample/ethtool/ens1f0np0.json; do
+	setstat "$f" rx_out_of_buffer 17
+done
+collect old old.rdma.tar.zst
+check_eq "since-boot sequence errors not growing: info" \
+	"$(sev old.rdma.tar.zst DROPS_IN_FLIGHT mlx5_0:1)" info
+check_eq "since-boot rx_out_of_buffer not growing: info" \
+	"$(sev old.rdma.tar.zst RX_BUFFER_DROPS ens1f0np0)" info
 check_eq "healthy roce-pfc: PFC on priority 3" "$(sev roce-pfc.rdma.tar.zst PFC_DISABLED ens1f0np0)" none
 check_eq "rxe (no DCB): PFC_DISABLED does not guess" "$(sev rxe.rdma.tar.zst PFC_DISABLED eth0)" none
 
@@ -134,6 +145,9 @@ setstat $E/ens1f1np1.json rx_discards_phy 40
 printf '7\n' >s/rdma-collect/sample/sys/class/infiniband/mlx5_0/ports/1/hw_counters/packet_seq_err
 # mlx5_1 np_cnp_sent is 1985: +20000 in the ~1 s interval
 printf '21985\n' >s/rdma-collect/sample/sys/class/infiniband/mlx5_1/ports/1/hw_counters/np_cnp_sent
+# mlx5_1: out_of_sequence 3 before and after: not growing
+printf '3\n' >s/sys/class/infiniband/mlx5_1/ports/1/hw_counters/out_of_sequence
+printf '3\n' >s/rdma-collect/sample/sys/class/infiniband/mlx5_1/ports/1/hw_counters/out_of_sequence
 "$RC" -q --root s --sample 1 -o s.rdma.tar.zst >/dev/null 2>&1
 b=s.rdma.tar.zst
 check_eq "PAUSE_HEAVY: ~0.6 s of pause in a ~1 s sample" "$(sev $b PAUSE_HEAVY ens1f0np0)" warning

@@ -53,10 +53,16 @@ for k in gpu-ndr8 roce-pfc rxe; do
 done
 check_eq "healthy roce-pfc: netdev MTU 9000, active_mtu 4096: no MTU finding" \
 	"$(sev roce-pfc.rdma.tar.zst MTU_BELOW_MAX mlx5_0:1)" none
-check_eq "rxe: MTU 1500 limits the RDMA MTU to 1024: info" \
-	"$(sev rxe.rdma.tar.zst MTU_BELOW_MAX rxe0:1)" info
-check "rxe: the info names the netdev MTU and jumbo frames" sh -c \
-	"echo '$(summary rxe.rdma.tar.zst MTU_BELOW_MAX rxe0:1)' | grep -q 'netdev eth0 MTU 1500 limits the RDMA MTU of rxe0:1 to 1024.*jumbo frames'"
+check_eq "healthy rxe: netdev MTU 9000, active_mtu 4096: no MTU finding" \
+	"$(sev rxe.rdma.tar.zst MTU_BELOW_MAX rxe0:1)" none
+cp -a rxe rx1500
+printf '1500\n' >rx1500/sys/class/net/eth0/mtu
+setjson rx1500/rdma-collect/verbs/rxe0.json 'd["ports"][0]["active_mtu"] = 3'
+collect rx1500 rx1500.rdma.tar.zst
+check_eq "rxe at the Ethernet default MTU 1500: active_mtu 1024 < 4096: warning" \
+	"$(sev rx1500.rdma.tar.zst MTU_BELOW_MAX rxe0:1)" warning
+check "rxe: the warning names the netdev MTU and jumbo frames" sh -c \
+	"echo '$(summary rx1500.rdma.tar.zst MTU_BELOW_MAX rxe0:1)' | grep -q 'netdev eth0 MTU 1500 limits the RDMA MTU of rxe0:1 to 1024.*jumbo frames'"
 "$RA" report --format json gpu-ndr8.rdma.tar.zst 2>/dev/null >rep.json
 check "SM_NOT_MASTER is skipped: no MAD evidence in bundles" python3 -c '
 import json, sys
@@ -80,7 +86,15 @@ setjson g/rdma-collect/verbs/mlx5_7.json 'd["ports"][0]["active_mtu"] = 4'
 collect g g.rdma.tar.zst
 b=g.rdma.tar.zst
 check_eq "PORT_DOWN: Disabled is info" "$(sev $b PORT_DOWN mlx5_1:1)" info
-check_eq "PORT_DOWN: Down/Polling (no cable) is info" "$(sev $b PORT_DOWN mlx5_2:1)" info
+check_eq "PORT_DOWN: Down/Polling with a cable plugged (kernel log) is critical" \
+	"$(sev $b PORT_DOWN mlx5_2:1)" critical
+# the same port after "Cable unplugged": no cable, down on purpose
+pci2=$(basename "$(readlink -f g/sys/class/infiniband/mlx5_2/device)")
+printf '6,9999,99000000,-;mlx5_core %s: Port module event: module 0, Cable unplugged\n SUBSYSTEM=pci\n DEVICE=+pci:%s\n' \
+	"$pci2" "$pci2" >>g/rdma-collect/klog/kmsg.txt
+collect g g2.rdma.tar.zst
+check_eq "PORT_DOWN: Down/Polling after Cable unplugged is info" \
+	"$(sev g2.rdma.tar.zst PORT_DOWN mlx5_2:1)" info
 check_eq "PORT_DOWN: INIT is critical" "$(sev $b PORT_DOWN mlx5_3:1)" critical
 check_eq "PORT_DOWN: Down/Sleep is critical" "$(sev $b PORT_DOWN mlx5_0:1)" critical
 check_eq "PORT_DOWN: ACTIVE ports do not fire" "$(sev $b PORT_DOWN mlx5_4:1)" none
@@ -107,8 +121,8 @@ printf 'IB/RoCE v1\n' >$S/mlx5_1/ports/1/gid_attrs/types/3
 printf 'NCCL_IB_GID_INDEX=-1\nNCCL_IB_TC=106\n' >r/rdma-collect/environ/self.env
 collect r r.rdma.tar.zst
 b=r.rdma.tar.zst
-check_eq "MTU_BELOW_MAX RoCE: netdev MTU 1500 allows only 1024: info" \
-	"$(sev $b MTU_BELOW_MAX mlx5_0:1)" info
+check_eq "MTU_BELOW_MAX RoCE: netdev MTU 1500 allows only 1024: warning (CHECKS.md)" \
+	"$(sev $b MTU_BELOW_MAX mlx5_0:1)" warning
 check_eq "MTU_BELOW_MAX RoCE: MTU 9000 allows 4096, active 1024: warning" \
 	"$(sev $b MTU_BELOW_MAX mlx5_1:1)" warning
 check "MTU_BELOW_MAX RoCE warning says what the netdev allows" sh -c \
@@ -124,6 +138,7 @@ check_eq "healthy roce-pfc: ROCE_NO_V2_IPV4_GID silent" \
 # rxe: netdev MTU below the Ethernet default
 cp -a rxe x
 printf '1400\n' >x/sys/class/net/eth0/mtu
+setjson x/rdma-collect/verbs/rxe0.json 'd["ports"][0]["active_mtu"] = 3'
 collect x x.rdma.tar.zst
 check_eq "MTU_BELOW_MAX RoCE: netdev MTU 1400 (< 1500): warning" \
 	"$(sev x.rdma.tar.zst MTU_BELOW_MAX rxe0:1)" warning
