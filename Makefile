@@ -115,7 +115,7 @@ check:
 
 bench: all $(TOOL_BIN)
 	$(Q)tests/bench.sh $(BUILD)
-	$(Q)tests/bench-analyze.sh $(BUILD)
+	$(Q)$(if $(N),N=$(N) )tests/bench-analyze.sh $(BUILD)
 
 # the README's first command: collect this machine (when it can), then
 # analyze it with the shipped samples (three nodes and the sample fleet):

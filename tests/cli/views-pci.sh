@@ -115,9 +115,14 @@ check "lspci: on the rxe node (no PCI evidence) an error" sh -c \
 # lsmod: kmod's "%-19s %8lu  %d" and the users
 printf '%s\n' \
 'Module                  Size  Used by' \
+'rdma_ucm               45056  0' \
+'rdma_cm               131072  1 rdma_ucm' \
+'iw_cm                  49152  1 rdma_cm' \
+'ib_cm                 131072  1 rdma_cm' \
+'ib_umad                40960  0' \
 'rdma_rxe              155648  0' \
-'ib_uverbs             188416  1 rdma_rxe' \
-'ib_core               430080  2 rdma_rxe,ib_uverbs' \
+'ib_uverbs             188416  2 rdma_ucm,rdma_rxe' \
+'ib_core               430080  7 rdma_rxe,ib_uverbs,ib_umad,rdma_ucm,rdma_cm,iw_cm,ib_cm' \
 'ip6_udp_tunnel         16384  1 rdma_rxe' \
 'udp_tunnel             28672  1 rdma_rxe' >"$T/lsmod-rxe.want"
 golden lsmod-rxe "$RA" show "$s" lsmod
@@ -128,7 +133,9 @@ check_eq "lsmod: a wide refcount and many users (gpu-ndr8 nvidia)" \
 # ls -la /dev/infiniband: GNU ls widths ("231, 192", " 10, 122")
 printf '%s\n' \
 'total 0' \
+'crw------- 1 root root 231,  64 Nov 20 10:53 issm0' \
 'crw-rw-rw- 1 root root  10, 122 Nov 20 10:53 rdma_cm' \
+'crw------- 1 root root 231,   0 Nov 20 10:53 umad0' \
 'crw-rw-rw- 1 root root 231, 192 Nov 20 10:53 uverbs0' >"$T/ls-rxe.want"
 golden ls-rxe "$RA" show "$s" ls-infiniband
 # roce-pfc collected now (2026): its 2024 mtimes are older than six months
@@ -155,6 +162,8 @@ PY
 "$RC" -q --root "$T/rxe" -o "$T/s2.rdma.tar.zst" >/dev/null 2>&1
 printf '%s\n' \
 'total 0' \
+'crw------- 1 root root 231,  64 issm0' \
 'crw-rw-rw- 1 root root  10, 122 rdma_cm' \
+'crw------- 1 root root 231,   0 umad0' \
 'crw-rw-rw- 1 root root 231, 192 uverbs0' >"$T/ls-nodate.want"
 golden ls-nodate "$RA" show "$T/s2.rdma.tar.zst" ls-infiniband
