@@ -21,3 +21,14 @@ check "foreign tar: not an rdma-collect bundle" grep -q "foreign.rdma.tar.zst: n
 check "newer format refused" grep -q 'newer.rdma.tar.zst: bundle format 99 is newer than this rdma-analyze reads (1)' err
 "$RA" bogus >/dev/null 2>&1
 check_eq "unknown command: exit 3" "$?" 3
+check "--help and the man page name every subcommand" sh -c '
+	for c in report load show rules list; do
+		"$RA" --help | grep -q "rdma-analyze $c\|^$c " || { echo "help: $c"; exit 1; }
+		grep -q "^.B $c\$\|^.B rdma-analyze $c" "$TOP/analyze/rdma-analyze.1" || { echo "man: $c"; exit 1; }
+	done'
+check "--help and the man page document every option" sh -c '
+	for o in $(grep -o "{ \"[a-z-]*\", [a-z_]*argument" "$TOP/analyze/main.c" | cut -d\" -f2); do
+		[ "$o" = help ] && continue
+		"$RA" --help | grep -q -- "--$o" || { echo "help: --$o"; exit 1; }
+		sed "s/\\\\//g" "$TOP/analyze/rdma-analyze.1" | grep -q -- "--$o" || { echo "man: --$o"; exit 1; }
+	done'
