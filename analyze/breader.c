@@ -399,7 +399,14 @@ restart:
 
 const struct br_entry *br_get(const struct bundle_r *b, const char *path)
 {
+	const struct br_entry *e = find(b, path);
 	char real[PATH_MAX];
+
+	/* most lookups name an entry as it is stored: take it without
+	 * walking the path for links (an entry below a linked folder exists
+	 * only in a malformed bundle, and either answer is inside it) */
+	if (e && e->type != BR_LINK)
+		return e;
 
 	if (!br_resolve(b, path, real, sizeof(real)))
 		return NULL;

@@ -131,8 +131,10 @@ static int port(struct ld *l, const char *dev, const char *pname,
 
 	if (pn < 0)
 		return 0;
-	snprintf(base, sizeof(base), "sys/class/infiniband/%s/ports/%s", dev,
-		 pname);
+	snprintf(p, sizeof(p), "sys/class/infiniband/%s/ports/%s", dev, pname);
+	/* the real folder: every file below is then found in one lookup */
+	if (!br_resolve(l->b, p, base, sizeof(base)))
+		snprintf(base, sizeof(base), "%s", p);
 #define F(name, buf) (snprintf(p, sizeof(p), "%s/" name, base), \
 		      br_line(l->b, p, buf, sizeof(buf)))
 	F("state", st);

@@ -328,7 +328,7 @@ static int cmd_report(int argc, char **argv)
 	struct args a;
 	sqlite3 *db;
 	char tmp[4096];
-	int rc, failed = 0;
+	int rc, failed = 0, overrides;
 
 	if (parse(argc, argv, &a) < 0)
 		return usage("report: bad option%s", "");
@@ -348,12 +348,14 @@ static int cmd_report(int argc, char **argv)
 		failed = 1;
 	if (st.failed)
 		failed = 1;
-	/* diagnose again with this run's thresholds what was loaded before */
-	if (a.nfiles)
+	/* what was loaded before keeps its findings, unless this run changes
+	 * the thresholds: then diagnose it again */
+	overrides = a.thresholds || a.expect_hcas;
+	if (a.nfiles && overrides && st.duplicate)
 		rules_run(db, st.all_ids, st.nall);
 	if (report_select(db, a.nfiles ? st.all_ids : NULL, a.nfiles ? st.nall : 0))
 		failed = 1;
-	if (!a.nfiles) {
+	if (!a.nfiles && overrides) {
 		sqlite3_stmt *s = db_query(db, "SELECT bundle_id FROM report_bundles",
 					   NULL);
 		int64_t *ids = NULL;
