@@ -44,3 +44,48 @@ src_status() {
 
 # build a fixture node tree: mknode KIND DIR (see tests/fixtures/README.md)
 mknode() { "$FIXTURES/mknode.sh" "$1" "$2"; }
+
+# --- helpers of the rule tests (tests/cli/rules-*.sh) ---
+# sev BUNDLE RULE COMPONENT: the severities of the rule's findings on the
+# component ("none" when it did not fire)
+sev() {
+	"$RA" report --format json "$1" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+r = [f["severity"] for n in d["nodes"] for f in n["findings"]
+     if f["rule"] == sys.argv[1] and f["component"] == sys.argv[2]]
+print(",".join(r) if r else "none")' "$2" "$3"
+}
+# summary BUNDLE RULE COMPONENT
+summary() {
+	"$RA" report --format json "$1" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print("|".join(f["summary"] for n in d["nodes"] for f in n["findings"]
+      if f["rule"] == sys.argv[1] and f["component"] == sys.argv[2]))' "$2" "$3"
+}
+# loud BUNDLE: the findings at warning or above of the rules in $MINE, one
+# "RULE component severity" a line
+loud() {
+	"$RA" report --format json "$1" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+mine = sys.argv[1].split()
+for n in d["nodes"]:
+    for f in n["findings"]:
+        if f["rule"] in mine and f["severity"] != "info":
+            print(f["rule"], f["component"], f["severity"])' "$MINE"
+}
+# collect TREE BUNDLE: rdma-collect --root TREE --sample 1
+collect() { "$RC" -q --root "$1" --sample 1 -o "$2" >/dev/null 2>&1; }
+# setjson FILE PYTHON [ARGS]: edit a stored JSON form (d), ARGS in argv[3:]
+setjson() {
+	local f=$1 code=$2
+	shift 2
+	python3 -c '
+import json, sys
+p = sys.argv[1]
+d = json.load(open(p))
+exec(sys.argv[2])
+json.dump(d, open(p, "w"))' "$f" "$code" "$@"
+}

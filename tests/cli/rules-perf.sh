@@ -6,43 +6,6 @@ cd "$T" || exit 1
 
 MINE="PFC_DISABLED PAUSE_STORM PAUSE_HEAVY CNP_HEAVY DROPS_IN_FLIGHT RX_BUFFER_DROPS"
 
-sev() {
-	"$RA" report --format json "$1" 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-r = [f["severity"] for n in d["nodes"] for f in n["findings"]
-     if f["rule"] == sys.argv[1] and f["component"] == sys.argv[2]]
-print(",".join(r) if r else "none")' "$2" "$3"
-}
-summary() {
-	"$RA" report --format json "$1" 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print("|".join(f["summary"] for n in d["nodes"] for f in n["findings"]
-      if f["rule"] == sys.argv[1] and f["component"] == sys.argv[2]))' "$2" "$3"
-}
-loud() {
-	"$RA" report --format json "$1" 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-mine = sys.argv[1].split()
-for n in d["nodes"]:
-    for f in n["findings"]:
-        if f["rule"] in mine and f["severity"] != "info":
-            print(f["rule"], f["component"], f["severity"])' "$MINE"
-}
-collect() { "$RC" -q --root "$1" --sample 1 -o "$2" >/dev/null 2>&1; }
-# setjson FILE PYTHON [ARGS]: edit a stored JSON form (d), ARGS in argv[3:]
-setjson() {
-	f=$1 code=$2
-	shift 2
-	python3 -c '
-import json, sys
-p = sys.argv[1]
-d = json.load(open(p))
-exec(sys.argv[2])
-json.dump(d, open(p, "w"))' "$f" "$code" "$@"
-}
 # setstat FILE NAME VALUE: set (or add) an ethtool stat in a stored form
 setstat() {
 	setjson "$1" '

@@ -5,45 +5,6 @@ cd "$T" || exit 1
 
 MINE="PORT_DOWN MTU_BELOW_MAX ROCE_NO_V2_IPV4_GID ROCE_V1_ONLY NCCL_GID_INDEX_BAD SM_ABSENT SM_NOT_MASTER LID_UNASSIGNED"
 
-# sev BUNDLE RULE COMPONENT: the severities of the rule's findings on the
-# component ("none" when it did not fire)
-sev() {
-	"$RA" report --format json "$1" 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-r = [f["severity"] for n in d["nodes"] for f in n["findings"]
-     if f["rule"] == sys.argv[1] and f["component"] == sys.argv[2]]
-print(",".join(r) if r else "none")' "$2" "$3"
-}
-# summary BUNDLE RULE COMPONENT
-summary() {
-	"$RA" report --format json "$1" 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print("|".join(f["summary"] for n in d["nodes"] for f in n["findings"]
-      if f["rule"] == sys.argv[1] and f["component"] == sys.argv[2]))' "$2" "$3"
-}
-# loud BUNDLE: my rules' findings at warning or above, one "RULE comp" a line
-loud() {
-	"$RA" report --format json "$1" 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-mine = sys.argv[1].split()
-for n in d["nodes"]:
-    for f in n["findings"]:
-        if f["rule"] in mine and f["severity"] != "info":
-            print(f["rule"], f["component"], f["severity"])' "$MINE"
-}
-collect() { "$RC" -q --root "$1" --sample 1 -o "$2" >/dev/null 2>&1; }
-# setjson FILE PYTHON-STATEMENTS-ON-d
-setjson() {
-	python3 -c '
-import json, sys
-p = sys.argv[1]
-d = json.load(open(p))
-exec(sys.argv[2])
-json.dump(d, open(p, "w"))' "$1" "$2"
-}
 
 for k in gpu-ndr8 roce-pfc rxe; do
 	mknode "$k" "$k" >/dev/null 2>&1 || fail "$k fixture builds"
