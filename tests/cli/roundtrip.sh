@@ -34,8 +34,10 @@ for kind in gpu-ndr8 roce-pfc rxe; do
 	check_eq "$kind: same source statuses after the round trip" "$sb" "$sa"
 	# goldens: listing (type, mode, size, path) and the manifest with the
 	# test's own folder names replaced
-	tar --zstd -tvf "$a" | awk '{ $2 = ""; $4 = ""; $5 = ""; print }' \
-		>"$T/$kind.list"
+	# (the manifest's size depends on the path of the collector, which it
+	# records: its content is compared below, path-independent)
+	tar --zstd -tvf "$a" | awk '{ $2 = ""; $4 = ""; $5 = "";
+		if ($6 == "manifest.json") $3 = "*"; print }' >"$T/$kind.list"
 	manifest "$a" | sed "s|$RC|@RC@|g; s|$T|@T@|g" >"$T/$kind.manifest.json"
 	for g in list manifest.json; do
 		gold="$TOP/tests/golden/$kind.$g"
