@@ -332,6 +332,13 @@ static int cmd_report(int argc, char **argv)
 
 	if (parse(argc, argv, &a) < 0)
 		return usage("report: bad option%s", "");
+	if (a.expect_hcas) {
+		long long n;
+
+		if (parse_ll(a.expect_hcas, 10, 1, 4096, &n) < 0)
+			return usage("invalid --expect-hcas '%s' (1-4096)",
+				     a.expect_hcas);
+	}
 	if (!a.format)
 		a.format = "text";
 	for (f = report_formats; f->name && strcmp(f->name, a.format); f++)

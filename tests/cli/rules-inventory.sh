@@ -25,4 +25,5 @@ check_eq "a function without its RDMA device: critical, naming the function" \
 check_eq "--expect-hcas 9 on an 8-HCA node: critical on the node" \
 	"$(fires good.rdma.tar.zst --expect-hcas 9)" "node critical"
 "$RA" report --expect-hcas x good.rdma.tar.zst >/dev/null 2>err
-check "a bad --expect-hcas is refused" grep -q "invalid --expect-hcas 'x'" err
+check_eq "a bad --expect-hcas is a usage error (exit 3)" "$?" 3
+check "a bad --expect-hcas is refused with its value" grep -q "invalid --expect-hcas 'x'" err
