@@ -134,6 +134,35 @@ static int is_digit(int c)
 	return c >= '0' && c <= '9';
 }
 
+/* count decimal bytes (1-3 digits, at most 255) separated by sep, from
+ * s[*j]; on success *j is past the last one.  1 or 0. */
+static int dec_bytes(const char *s, size_t n, size_t *j, int count, char sep,
+		     unsigned char *out)
+{
+	size_t p = *j;
+	int k;
+
+	for (k = 0; k < count; k++) {
+		unsigned v = 0, d = 0;
+
+		if (k) {
+			if (p >= n || s[p] != sep)
+				return 0;
+			p++;
+		}
+		while (p < n && is_digit(s[p]) && d < 4) {
+			v = v * 10 + (unsigned)(s[p] - '0');
+			p++;
+			d++;
+		}
+		if (!d || d > 3 || v > 255)
+			return 0;
+		out[k] = (unsigned char)v;
+	}
+	*j = p;
+	return 1;
+}
+
 static int is_hex(int c)
 {
 	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -473,23 +502,8 @@ static size_t m_decgid(struct redact *r, const char *s, size_t i, size_t n,
 	size_t j = i;
 	int k;
 
-	for (k = 0; k < 16; k++) {
-		unsigned v = 0, d = 0;
-
-		if (k) {
-			if (j >= n || s[j] != ':')
-				return 0;
-			j++;
-		}
-		while (j < n && is_digit(s[j]) && d < 4) {
-			v = v * 10 + (unsigned)(s[j] - '0');
-			j++;
-			d++;
-		}
-		if (!d || d > 3 || v > 255)
-			return 0;
-		g[k] = (unsigned char)v;
-	}
+	if (!dec_bytes(s, n, &j, 16, ':', g))
+		return 0;
 	if (j < n && (is_word(s[j]) || (s[j] == ':' && j + 1 < n &&
 					is_alnum(s[j + 1]))))
 		return 0;
@@ -727,29 +741,17 @@ static size_t m_enx(struct redact *r, const char *s, size_t i, size_t n,
 static size_t m_ip4(struct redact *r, const char *s, size_t i, size_t n,
 		    struct buf *out)
 {
+	unsigned char b4[4];
 	uint32_t a = 0;
 	size_t j = i;
 	int k;
 
 	if (i && (s[i - 1] == '.' || s[i - 1] == '-'))
 		return 0;
-	for (k = 0; k < 4; k++) {
-		unsigned v = 0, d = 0;
-
-		if (k) {
-			if (j >= n || s[j] != '.')
-				return 0;
-			j++;
-		}
-		while (j < n && is_digit(s[j]) && d < 4) {
-			v = v * 10 + (unsigned)(s[j] - '0');
-			j++;
-			d++;
-		}
-		if (!d || d > 3 || v > 255)
-			return 0;
-		a = a << 8 | v;
-	}
+	if (!dec_bytes(s, n, &j, 4, '.', b4))
+		return 0;
+	for (k = 0; k < 4; k++)
+		a = a << 8 | b4[k];
 	/* versions: 24.10-1.1.4.0, 1.2.3.4.5, 1.2.3.4-rc1, 1.2.3.4.el8 */
 	if (j < n && (is_word(s[j]) || s[j] == '-' ||
 		      (s[j] == '.' && j + 1 < n && is_alnum(s[j + 1]))))
