@@ -22,6 +22,7 @@ int load_net(struct ld *l);
 int load_host(struct ld *l);
 int load_klog(struct ld *l);
 int load_phy(struct ld *l);
+int load_fabric(struct ld *l);
 
 const struct extractor extractors[] = {
 	{ "core", load_core },	/* bundles, nodes, sources: first */
@@ -32,6 +33,7 @@ const struct extractor extractors[] = {
 	{ "host", load_host },
 	{ "klog", load_klog },
 	{ "phy", load_phy },
+	{ "fabric", load_fabric },	/* mad and fabric: over MADs */
 	{ NULL, NULL },
 };
 
