@@ -15,6 +15,11 @@ int view_limits(const struct bundle_r *b, int argc, char **argv, FILE *out);
 int view_lspci(const struct bundle_r *b, int argc, char **argv, FILE *out);
 int view_lsmod(const struct bundle_r *b, int argc, char **argv, FILE *out);
 int view_ls_infiniband(const struct bundle_r *b, int argc, char **argv, FILE *out);
+int view_sminfo(const struct bundle_r *b, int argc, char **argv, FILE *out);
+int view_perfquery(const struct bundle_r *b, int argc, char **argv, FILE *out);
+int view_iblinkinfo(const struct bundle_r *b, int argc, char **argv, FILE *out);
+int view_ibnetdiscover(const struct bundle_r *b, int argc, char **argv, FILE *out);
+int view_ibroute(const struct bundle_r *b, int argc, char **argv, FILE *out);
 
 const struct view views[] = {
 	{ "ibdev2netdev", "", "RDMA port to netdev map, as ibdev2netdev", view_ibdev2netdev },
@@ -29,6 +34,11 @@ const struct view views[] = {
 	{ "lspci", "[BDF]", "PCIe link and ACS lines of the HCAs, GPUs and bridges as lspci -vvv", view_lspci },
 	{ "lsmod", "", "loaded modules as lsmod (users from /proc/modules)", view_lsmod },
 	{ "ls-infiniband", "", "/dev/infiniband as ls -la /dev/infiniband", view_ls_infiniband },
+	{ "sminfo", "[-C CA] [-P PORT]", "the master SM as sminfo (mad source: SMInfo)", view_sminfo },
+	{ "perfquery", "[-x] [-C CA] [-P PORT] [LID [PORT]]", "PMA port counters as perfquery: the local port, its peer switch port (mad) or any port of the fabric scan", view_perfquery },
+	{ "iblinkinfo", "[-d] [-l] [--switches-only|--cas-only]", "every link as iblinkinfo (fabric scan; else the local links from the mad source)", view_iblinkinfo },
+	{ "ibnetdiscover", "", "the topology file as ibnetdiscover (fabric scan)", view_ibnetdiscover },
+	{ "ibroute", "[-a] [-n] [LID | -G GUID] [STARTLID [ENDLID]]", "a switch's unicast forwarding table as ibroute; every switch without LID (fabric scan)", view_ibroute },
 	{ NULL, NULL, NULL, NULL },
 };
 
