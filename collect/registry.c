@@ -14,6 +14,7 @@ extern const struct source src_devnodes;
 extern const struct source src_sysfs;
 extern const struct source src_verbs;
 extern const struct source src_libs;
+extern const struct source src_mad;
 extern const struct source src_netdev;
 extern const struct source src_klog;
 extern const struct source src_limits;
@@ -21,6 +22,7 @@ extern const struct source src_iommu;
 extern const struct source src_nccl;
 extern const struct source src_attach;
 extern const struct source src_commands;
+extern const struct source src_fabric;
 extern const struct source src_sample;
 
 const struct source *const sources[] = {
@@ -31,6 +33,7 @@ const struct source *const sources[] = {
 	&src_sysfs,
 	&src_verbs,
 	&src_libs,
+	&src_mad,
 	&src_netdev,
 	&src_klog,
 	&src_limits,
@@ -38,6 +41,7 @@ const struct source *const sources[] = {
 	&src_nccl,
 	&src_attach,
 	&src_commands,
+	&src_fabric,
 	&src_sample,
 };
 
