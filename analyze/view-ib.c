@@ -8,6 +8,8 @@
 #include "log.h"
 #include "view-ib.h"
 
+static void index_lids(struct ib_fabric *f);
+
 const char *ib_width_str(unsigned v, char *buf, size_t n)
 {
 	switch (v) {
@@ -329,6 +331,7 @@ int ib_fabric_load(const struct bundle_r *b, struct ib_fabric *f)
 	}
 	f->n_guid = k;
 	link_ports(f);
+	index_lids(f);
 	return 0;
 }
 
@@ -346,6 +349,7 @@ void ib_fabric_release(struct ib_fabric *f)
 	}
 	free(f->node);
 	free(f->by_guid);
+	free(f->by_lid);
 	jfree(f->doc);
 	memset(f, 0, sizeof(*f));
 }
@@ -353,35 +357,47 @@ void ib_fabric_release(struct ib_fabric *f)
 struct ib_node *ib_fabric_lid(const struct ib_fabric *f, unsigned lid,
 			      struct ib_port **port)
 {
+	*port = NULL;
+	if (!f->by_lid || !lid || lid > 0xffff)
+		return NULL;
+	*port = f->by_lid[lid].port;
+	return f->by_lid[lid].node;
+}
+
+static void lid_range(struct ib_fabric *f, struct ib_node *n,
+		      struct ib_port *p, unsigned base, unsigned lmc)
+{
+	unsigned l;
+
+	for (l = base; base && l < base + (1u << lmc) && l <= 0xffff; l++)
+		if (!f->by_lid[l].node) {
+			f->by_lid[l].node = n;
+			f->by_lid[l].port = p;
+		}
+}
+
+/* every LID a node answers to: a switch's LMC range (port 0), a CA
+ * port's; the first node stored wins a LID claimed twice */
+static void index_lids(struct ib_fabric *f)
+{
 	size_t i;
 	unsigned j;
 
-	*port = NULL;
-	if (!lid)
-		return NULL;
+	f->by_lid = xcalloc(0x10000, sizeof(*f->by_lid));
 	for (i = 0; i < f->n; i++) {
 		struct ib_node *n = &f->node[i];
 
 		if (n->dup)
 			continue;
 		if (n->type == IB_NODE_SWITCH) {
-			if (lid >= n->lid && lid < n->lid + (1u << n->lmc)) {
-				*port = n->port[0];
-				return n;
-			}
+			lid_range(f, n, n->port[0], n->lid, n->lmc);
 			continue;
 		}
-		for (j = 1; j <= n->num_ports; j++) {
-			struct ib_port *p = n->port[j];
-
-			if (p && p->lid && lid >= p->lid &&
-			    lid < p->lid + (1u << p->lmc)) {
-				*port = p;
-				return n;
-			}
-		}
+		for (j = 1; j <= n->num_ports; j++)
+			if (n->port[j])
+				lid_range(f, n, n->port[j], n->port[j]->lid,
+					  n->port[j]->lmc);
 	}
-	return NULL;
 }
 
 uint64_t ib_switch_port_guid(const struct ib_node *n)
@@ -575,5 +591,6 @@ int ib_fabric_from_mad(const struct bundle_r *b, struct ib_fabric *f)
 	qsort(f->by_guid, f->n, sizeof(*f->by_guid), guid_cmp);
 	f->n_guid = f->n;
 	f->status = "mad";
+	index_lids(f);
 	return 0;
 }

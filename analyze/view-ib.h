@@ -83,6 +83,10 @@ struct ib_fabric {
 	unsigned from_port;
 	struct ib_node **by_guid;	/* sorted, for ib_fabric_node() */
 	size_t n_guid;
+	struct ib_lidref {
+		struct ib_node *node;
+		struct ib_port *port;
+	} *by_lid;			/* [0x10000], for ib_fabric_lid() */
 };
 
 /* 0, or -1 with one line printed (no scan in the bundle, bad JSON) */
