@@ -2,9 +2,10 @@
  * link, from the kernel log (klog, load-klog.c), the port counters
  * (counters, kind 'pma') and mlxlink outputs (phy, load-phy.c).
  *
- * Scope: the counters are the HCA port's own.  The peer switch port's
- * PortCounters (MAD) are not in bundles yet, so SYMBOL_ERRORS,
- * PORT_RCV_ERRORS and LINK_FLAPPING cannot see the switch side.
+ * Scope: the queries here read the HCA port's own counters (sysfs); the
+ * peer switch port's PortCounters and both ends' PortInfo, when the bundle
+ * has MAD evidence (the mad source, a --fabric scan), are read by the
+ * check functions of rules-fabric.c that these rules also run.
  * A port down on purpose (physical state Polling: no cable, module or peer;
  * or Disabled) is never a reason for flapping or physical-layer findings.
  */
@@ -17,6 +18,7 @@
 #include "db.h"
 #include "log.h"
 #include "rules.h"
+#include "rules-fabric.h"
 #include "util.h"
 
 #define MAX_BUNDLES 4096
@@ -411,6 +413,16 @@ next:
 	free(v);
 }
 
+static int link_flapping(struct rctx *rc);
+
+/* the HCA side (kernel log, sysfs counters), then the switch side (MAD) */
+static int link_flapping_both(struct rctx *rc)
+{
+	if (link_flapping(rc) < 0)
+		return -1;
+	return fabric_link_downed(rc);
+}
+
 static int link_flapping(struct rctx *rc)
 {
 	static int64_t ids[MAX_BUNDLES];
@@ -557,8 +569,11 @@ static int eye_low(struct rctx *rc)
 	"group_concat(c.name || ' ' || c.value || CASE WHEN c.value2 > "      \
 	"c.value THEN ' -> ' || c.value2 || ' in ' || c.interval_ms || "      \
 	"' ms' ELSE '' END, ', ') || ' on ' || c.ibdev || ':' || c.port || "  \
-	"' (" what "; HCA side: the switch port counters are not in the "     \
-	"bundle)', group_concat(c.path || char(9) || c.value || CASE WHEN "   \
+	"' (" what "; HCA side' || CASE WHEN EXISTS (SELECT 1 FROM "          \
+	"mad_counters x WHERE x.bundle_id = c.bundle_id AND x.ibdev = "       \
+	"c.ibdev AND x.port = c.port AND x.side = 'peer') THEN ')' ELSE "     \
+	"': the switch port counters are not in the bundle)' END, "           \
+	"group_concat(c.path || char(9) || c.value || CASE WHEN "   \
 	"c.value2 IS NOT NULL THEN ' (second read ' || c.value2 || ' after "  \
 	"' || c.interval_ms || ' ms)' ELSE '' END, char(10)), "               \
 	"CASE WHEN " grow_crit " AND max(c.value2 > c.value) THEN 2 ELSE "    \
@@ -612,7 +627,10 @@ static const char link_degraded_sql[] =
 	"JOIN hca h ON h.hca_type = d.hca_type "
 	"LEFT JOIN link_active a ON a.bundle_id = p.bundle_id AND a.ibdev = "
 	"p.ibdev AND a.port = p.port "
-	"WHERE p.link_layer = 'InfiniBand' AND p.state = 4) "
+	"WHERE p.link_layer = 'InfiniBand' AND p.state = 4 AND NOT EXISTS "
+	"(SELECT 1 FROM mad_portinfo m WHERE m.bundle_id = p.bundle_id AND "
+	"m.ibdev = p.ibdev AND m.port = p.port AND m.side = 'peer' AND "
+	"m.width_supported IS NOT NULL)) "
 	"SELECT bundle_id, ibdev || ':' || port, "
 	"'link of ' || ibdev || ':' || port || ' runs ' || w || 'X ' || s || "
 	"' but the ' || name || ' does 4X ' || best || CASE WHEN w >= 4 AND "
@@ -720,9 +738,9 @@ const struct rule rules_hca[] = {
 		.severity = SEV_WARNING,
 		.title = "link went down and up (kernel log, LinkDownedCounter)",
 		.needs = "",
-		.evidence = "rdma-collect/klog/kmsg.txt \"<if>: Link down\" and \"Port module event: module N, Cable unplugged\"; sys/class/infiniband/<dev>/ports/<n>/counters/link_downed (and its --sample second read); critical at flaps_critical events within 24 h or a growing counter. HCA side only: the switch port's LinkDownedCounter is not in the bundle",
+		.evidence = "rdma-collect/klog/kmsg.txt \"<if>: Link down\" and \"Port module event: module N, Cable unplugged\"; sys/class/infiniband/<dev>/ports/<n>/counters/link_downed (and its --sample second read); critical at flaps_critical events within 24 h or a growing counter. The switch side: LinkDownedCounter of the peer port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json), a warning",
 		.remediation = "Find which side drops the link: mlxlink -d <dev> -m -e -c for BER and the eye, the switch port's counters (perfquery -x <lid> <port> / ibportstate), and reseat or replace the cable; a link that flaps repeatedly breaks NCCL jobs (retry exceeded) and should be drained until fixed.",
-		.check = link_flapping,
+		.check = link_flapping_both,
 	},
 	{
 		.id = "PHY_BER_HIGH",
@@ -750,10 +768,11 @@ const struct rule rules_hca[] = {
 		.severity = SEV_WARNING,
 		.title = "SymbolErrorCounter or LinkErrorRecoveryCounter > 0",
 		.needs = "sysfs",
-		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{symbol_error,link_error_recovery} (critical when growing between the --sample reads); the peer switch port's counters are not in the bundle",
-		.remediation = "Symbol errors are bit errors on the wire: check mlxlink BER and eye, reseat or replace the cable or transceiver, and read the switch port's counters too (perfquery -x); growing counters mean a link that will fail under load.",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{symbol_error,link_error_recovery} (critical when growing between the --sample reads); SymbolErrorCounter and LinkErrorRecoveryCounter of the peer switch port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json): errors a port received point at the cable or the far end's transmitter",
+		.remediation = "Symbol errors are bit errors on the wire, counted by the receiving port: check mlxlink BER and eye, then swap the cable, then the transceiver, then move to another switch port, then the HCA, re-reading the counters (perfquery -x) after each step; growing counters mean a link that will fail under load.",
 		.sql = PMA_RULE("'symbol_error', 'link_error_recovery'",
 				"physical bit errors or link retraining", "1"),
+		.check = fabric_symbol_errors,
 	},
 	{
 		.id = "PORT_RCV_ERRORS",
@@ -761,22 +780,24 @@ const struct rule rules_hca[] = {
 		.severity = SEV_WARNING,
 		.title = "PortRcvErrors, remote physical, local link integrity or buffer overrun errors > 0",
 		.needs = "sysfs",
-		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{port_rcv_errors,port_rcv_remote_physical_errors,local_link_integrity_errors,excessive_buffer_overrun_errors}; the peer switch port's counters are not in the bundle",
-		.remediation = "Received packets were bad (CRC, malformed) or dropped: with symbol errors it is the cable; remote physical errors point upstream in the fabric (ibqueryerrors for the whole path); excessive buffer overruns mean a flow-control (credit/VL) problem.",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{port_rcv_errors,port_rcv_remote_physical_errors,local_link_integrity_errors,excessive_buffer_overrun_errors}; the same PortCounters of the peer switch port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json): the cable or the far end's transmitter",
+		.remediation = "Received packets were bad (CRC, malformed) or dropped by the port that counts them: with symbol errors it is the link into it (swap the cable, then the transceiver, then the switch port, then the HCA); remote physical errors point upstream in the fabric (ibqueryerrors for the whole path); excessive buffer overruns mean a flow-control (credit/VL) problem.",
 		.sql = PMA_RULE("'port_rcv_errors', 'port_rcv_remote_physical_errors', "
 				"'local_link_integrity_errors', "
 				"'excessive_buffer_overrun_errors'",
 				"received packets discarded as bad", "0"),
+		.check = fabric_rcv_errors,
 	},
 	{
 		.id = "LINK_DEGRADED",
 		.layer = "hca",
 		.severity = SEV_CRITICAL,
-		.title = "active link width or speed below what the HCA supports",
+		.title = "active link width or speed below what both ends support and enable",
 		.needs = "sysfs",
-		.evidence = "sys/class/infiniband/<dev>/ports/<n>/rate (width, speed), verbs active_width/active_speed, the HCA type (hca_type); mlxlink Enabled Link Speed / Supported Cable Speed when present. Without MAD PortInfo the switch port's supported and enabled speeds are unknown: speed-only findings without mlxlink evidence are warnings",
+		.evidence = "With MAD PortInfo of both ends (rdma-collect/mad/<dev>.<n>.json local and peer; every cable of a fabric scan, rdma-collect/fabric/fabric.json): LinkWidth/LinkSpeed/LinkSpeedExt Enabled, Supported and Active, the best width and speed both ends support and enable against the active ones. Without it: sys/class/infiniband/<dev>/ports/<n>/rate (width, speed), verbs active_width/active_speed, the HCA type (hca_type), mlxlink Enabled Link Speed / Supported Cable Speed when present; speed-only findings without mlxlink evidence are then warnings",
 		.remediation = "A narrower link (1X/2X) is a bad cable lane or connector: reseat and replace. A slower link than the HCA does: check the switch port's supported and enabled speeds (ibportstate <lid> <port>, mlxlink -d <dev> -m for Enabled Link Speed) and the cable's rating; force the speed only after fixing the cable.",
 		.sql = link_degraded_sql,
+		.check = fabric_link_degraded,
 	},
 	{
 		.id = "XMIT_DISCARDS",
@@ -784,9 +805,10 @@ const struct rule rules_hca[] = {
 		.severity = SEV_WARNING,
 		.title = "PortXmitDiscards > 0",
 		.needs = "sysfs",
-		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/port_xmit_discards",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/port_xmit_discards; PortXmitDiscards of the peer switch port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json): congestion towards the far end",
 		.remediation = "Packets were dropped on egress: congestion (check PortXmitWait, XMIT_WAIT_HIGH), a link going down while sending, or on RoCE no PFC on the traffic class; find the hot spot with the switch counters.",
 		.sql = PMA_RULE("'port_xmit_discards'", "packets dropped on egress", "0"),
+		.check = fabric_xmit_discards,
 	},
 	{
 		.id = "XMIT_WAIT_HIGH",
@@ -794,9 +816,10 @@ const struct rule rules_hca[] = {
 		.severity = SEV_WARNING,
 		.title = "PortXmitWait high relative to PortXmitData",
 		.needs = "sysfs",
-		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{port_xmit_wait,port_xmit_data}: the growth over the --sample interval when both reads exist, else since the counters began; threshold xmit_wait_ratio",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{port_xmit_wait,port_xmit_data}: the growth over the --sample interval when both reads exist, else since the counters began; PortXmitWait against PortXmitData (PortCountersExtended when there) of the peer switch port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json), since the counters began; threshold xmit_wait_ratio",
 		.remediation = "The port had data to send but no credits: the fabric is congested downstream (an oversubscribed link, a slow receiver, or a routing hot spot); check the switch ports along the path (ibqueryerrors, perfquery -x) and the adaptive routing / congestion control settings.",
 		.sql = xmit_wait_sql,
+		.check = fabric_xmit_wait,
 	},
 	{ 0 },
 };

@@ -1,6 +1,8 @@
 /* rules-sm: layer 3, the subnet manager as an InfiniBand port sees it:
- * a port stuck in INIT, no SM LID, no LID of its own */
+ * a port stuck in INIT, no SM LID, no LID of its own (sysfs); SMInfo of the
+ * SM each port names, when the bundle has the mad source (rules-fabric.c) */
 #include "rules.h"
+#include "rules-fabric.h"
 
 #define PORT_PATH "'sys/class/infiniband/' || p.ibdev || '/ports/' || p.port"
 
@@ -11,7 +13,7 @@ const struct rule rules_sm[] = {
 		.severity = SEV_CRITICAL,
 		.title = "no subnet manager: IB port stuck in INIT or sm_lid 0",
 		.needs = "sysfs",
-		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,phys_state,sm_lid,link_layer}",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,phys_state,sm_lid,link_layer}; with the mad source, SMInfo sent to the port's SM LID (rdma-collect/mad/<dev>.<n>.json sminfo, errors.sminfo): no answer or no SM LID",
 		.remediation = "Start a subnet manager on the fabric (opensm on a node, or the switch's/UFM's SM) and check that it sees this port (sminfo, ibdiagnet); a port in INIT with LinkUp is waiting for the SM to configure it.",
 		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
 		       "CASE WHEN p.state = 2 THEN 'InfiniBand port ' || p.ibdev || "
@@ -27,17 +29,17 @@ const struct rule rules_sm[] = {
 		       "WHERE p.link_layer = 'InfiniBand' AND (p.state = 2 OR "
 		       "(p.state = 4 AND p.sm_lid = 0)) "
 		       "ORDER BY p.bundle_id, p.ibdev, p.port",
+		.check = fabric_sm_absent,
 	},
 	{
 		.id = "SM_NOT_MASTER",
 		.layer = "sm",
 		.severity = SEV_WARNING,
 		.title = "the SM that answers is not in MASTER state",
-		/* needs an SMInfo MAD query (sminfo); bundles hold none yet, so
-		 * the check is reported as skipped with the reason */
 		.needs = "mad",
-		.evidence = "SMInfo MAD (sminfo: sm lid, guid, priority, state)",
+		.evidence = "SMInfo sent to each IB port's SM LID (rdma-collect/mad/<dev>.<n>.json sminfo: lid, SmInfoGuid, SmPriority, SmState 3 = MASTER); one finding per SM, naming the ports that asked it",
 		.remediation = "Check the subnet managers (sminfo, and the SM logs): exactly one must be MASTER; a STANDBY or DISCOVERING SM answering means the master is gone or flapping.",
+		.check = fabric_sm_not_master,
 	},
 	{
 		.id = "LID_UNASSIGNED",
