@@ -49,6 +49,8 @@ static const char usage_text[] =
 "      --deadline SECONDS  finish within SECONDS plus the --sample interval\n"
 "                          (default 30)\n"
 "      --timeout SECONDS   deadline of each source (default: the source's own)\n"
+"      --mad-timeout MS    timeout of each MAD of the mad source (1-60000,\n"
+"                          default 300; each is sent at most twice)\n"
 "      --max-file BYTES    keep at most the last BYTES of a file (default 4M)\n"
 "      --max-bundle BYTES  cap on all evidence, uncompressed (default 256M)\n"
 "      --only LIST         run only these sources (comma-separated)\n"
@@ -71,6 +73,7 @@ enum {
 	OPT_REDACT_KEY,
 	OPT_DEADLINE,
 	OPT_TIMEOUT,
+	OPT_MAD_TIMEOUT,
 	OPT_MAX_FILE,
 	OPT_MAX_BUNDLE,
 	OPT_ONLY,
@@ -90,6 +93,7 @@ static const struct option longopts[] = {
 	{ "redact-key", required_argument, NULL, OPT_REDACT_KEY },
 	{ "deadline", required_argument, NULL, OPT_DEADLINE },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "mad-timeout", required_argument, NULL, OPT_MAD_TIMEOUT },
 	{ "max-file", required_argument, NULL, OPT_MAX_FILE },
 	{ "max-bundle", required_argument, NULL, OPT_MAX_BUNDLE },
 	{ "only", required_argument, NULL, OPT_ONLY },
@@ -236,6 +240,12 @@ int main(int argc, char **argv)
 				return usage_error("invalid --timeout '%s' "
 						   "(1-3600 seconds)", optarg);
 			o.source_timeout_ms = (int)v * 1000;
+			break;
+		case OPT_MAD_TIMEOUT:
+			if (parse_ll(optarg, 10, 1, 60000, &v) < 0)
+				return usage_error("invalid --mad-timeout '%s' "
+						   "(1-60000 ms)", optarg);
+			o.mad_timeout_ms = (int)v;
 			break;
 		case OPT_MAX_FILE:
 			if (parse_size(optarg, &o.max_file) < 0)

@@ -657,7 +657,8 @@ static void collect_port(struct ctx *c, struct madlib *m, const char *ibdev,
 	struct port_ev *e;
 	struct buf doc = BUF_INIT;
 	char p[96];
-	int timeout_ms = MAD_TIMEOUT_MS;
+	int timeout_ms = c->opts->mad_timeout_ms ? c->opts->mad_timeout_ms :
+			 MAD_TIMEOUT_MS;
 
 	e = xcalloc(1, sizeof(*e));
 	e->ibdev = ibdev;

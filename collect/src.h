@@ -64,6 +64,7 @@ struct collect_opts {
 	size_t max_bundle;	/* uncompressed cap on everything */
 	const char *only;	/* comma list of sources, NULL: all */
 	const char *skip;	/* comma list of sources to skip */
+	int mad_timeout_ms;	/* --mad-timeout, 0: the mad source's own */
 };
 
 struct ctx {

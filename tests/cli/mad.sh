@@ -51,6 +51,14 @@ check_eq "without libibmad: note and reason name it" \
 	"$(mad_doc "$b" 's["notes"]["libibmad"].startswith("absent: /nonexistent/libibmad.so.5"), s["reason"].startswith("libibmad cannot be loaded")')" \
 	"(True, True)"
 
+# --mad-timeout: milliseconds, 1-60000
+"$RC" --mad-timeout 0 -o . >out.txt 2>err.txt
+check_eq "--mad-timeout 0 is a usage error" "$?" 2
+check_eq "--mad-timeout 0: one clear line" "$(head -1 err.txt)" \
+	"rdma-collect: invalid --mad-timeout '0' (1-60000 ms)"
+"$RC" --mad-timeout 60001 -o . >/dev/null 2>&1
+check_eq "--mad-timeout 60001 is a usage error" "$?" 2
+
 # --root: a RoCE node has no IB port; stored documents are copied as they are
 mknode roce-pfc roce
 mkdir rocebundle
@@ -253,7 +261,7 @@ check "SmActivity not ahead of the later sminfo" \
 
 # 3. packet loss where the cable enters leaf1: the local port still answers
 fab_cmd 'Error "leaf1"[3] 100' >/dev/null
-collect_at loss --deadline 10
+collect_at loss --deadline 10 --mad-timeout 50
 check_eq "packet loss: exits 0" "$rc" 0
 check_eq "packet loss: mad partial" "$(src_status "$b" mad)" partial
 check_eq "packet loss: the unanswered MADs named" \
