@@ -77,13 +77,20 @@ const char *ib_physstate_str(unsigned v, char *buf, size_t n)
 	return buf;
 }
 
-void ib_desc(const char *in, char out[IB_DESC_MAX + 1])
+const char *ib_clean(const char *in, char *out, size_t n)
 {
 	size_t i;
 
-	for (i = 0; in && in[i] && i < IB_DESC_MAX; i++)
+	for (i = 0; in && in[i] && i + 1 < n; i++)
 		out[i] = isprint((unsigned char)in[i]) ? in[i] : ' ';
-	out[i] = 0;
+	if (n)
+		out[i] = 0;
+	return out;
+}
+
+void ib_desc(const char *in, char out[IB_DESC_MAX + 1])
+{
+	ib_clean(in, out, IB_DESC_MAX + 1);
 }
 
 uint64_t ib_guid(const struct jv *obj, const char *key)

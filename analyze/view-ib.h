@@ -38,6 +38,9 @@ const char *ib_physstate_str(unsigned v, char *buf, size_t n);
 
 /* clean_nodedesc(): at most 64 bytes, every unprintable byte a space */
 void ib_desc(const char *in, char out[IB_DESC_MAX + 1]);
+/* the same for any stored string quoted in a message (a reason, an
+ * error): at most n - 1 bytes, never a control character */
+const char *ib_clean(const char *in, char *out, size_t n);
 /* a GUID stored as "0x" and hex digits; 0 when absent or malformed */
 uint64_t ib_guid(const struct jv *obj, const char *key);
 /* obj[key] cut to the low `bits` bits (a MAD field of that width); dflt

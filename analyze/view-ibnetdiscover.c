@@ -181,6 +181,7 @@ int view_ibnetdiscover(const struct bundle_r *b, int argc, char **argv,
 	static const unsigned order[] = { IB_NODE_SWITCH, IB_NODE_CA,
 					  IB_NODE_ROUTER };
 	struct ib_fabric f;
+	char why[160], st[32];
 	size_t i, t;
 
 	(void)argv;
@@ -189,8 +190,9 @@ int view_ibnetdiscover(const struct bundle_r *b, int argc, char **argv,
 	if (ib_fabric_load(b, &f) < 0)
 		return -1;
 	if (f.status && strcmp(f.status, "ok"))
-		warning("ibnetdiscover: the stored scan is %s%s%s", f.status,
-			f.reason ? ": " : "", f.reason ? f.reason : "");
+		warning("ibnetdiscover: the stored scan is %s%s%s",
+			ib_clean(f.status, st, sizeof(st)), f.reason ? ": " : "",
+			f.reason ? ib_clean(f.reason, why, sizeof(why)) : "");
 	fprintf(out, "#\n# Topology file: generated on ");
 	out_date(b, out);
 	fprintf(out, "#\n");

@@ -264,10 +264,15 @@ int view_perfquery(const struct bundle_r *b, int argc, char **argv, FILE *out)
 					   "Lid", 16, 0);
 		s.port = (unsigned)ib_field(doc, "port", 8, 0);
 		if (!s.pma) {
-			const char *why = jstr(jget(doc, "errors"), "local.pma");
+			const struct jv *errs = jget(doc, "errors");
+			const char *why = jstr(errs, "local.pma") ? jstr(errs, "local.pma") :
+				jstr(errs, "local.pma.PortCounters");
+			char cwhy[160];
 
 			rc = error("perfquery: no counters of the local port in "
-				   "%s (%s)", b->file, why ? why : "not collected");
+				   "%s (%s)", b->file,
+				   why ? ib_clean(why, cwhy, sizeof(cwhy)) :
+					 "not collected");
 			jfree(doc);
 			return rc;
 		}

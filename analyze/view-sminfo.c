@@ -19,6 +19,7 @@ static const char *const sm_state_str[] = {
 int view_sminfo(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	const char *ca = NULL, *why;
+	char cwhy[160], cdev[IB_DESC_MAX + 1];
 	unsigned long port = 0;
 	const struct jv *sm;
 	struct jv *doc;
@@ -40,9 +41,10 @@ int view_sminfo(const struct bundle_r *b, int argc, char **argv, FILE *out)
 	if (!sm || sm->t != J_OBJ) {
 		why = jstr(jget(doc, "errors"), "sminfo");
 		error("sminfo: no SMInfo in %s for %s port %u (%s)", b->file,
-		      jstr(doc, "ibdev") ? jstr(doc, "ibdev") : "?",
+		      ib_clean(jstr(doc, "ibdev") ? jstr(doc, "ibdev") : "?",
+			       cdev, sizeof(cdev)),
 		      (unsigned)ib_field(doc, "port", 8, 0),
-		      why ? why : "not collected");
+		      why ? ib_clean(why, cwhy, sizeof(cwhy)) : "not collected");
 		jfree(doc);
 		return -1;
 	}

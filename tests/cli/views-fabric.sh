@@ -27,6 +27,79 @@ done
 "$RA" show "$T/none.rdma.tar.zst" perfquery -Q >/dev/null 2>&1
 check_eq "show perfquery -Q: bad option, exit 4" "$?" 4
 
+# hostile documents: every view on each, exit 0 or 4, never a sanitizer
+# report, never a control character from the bundle on the terminal
+python3 - "$T/hostile" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+def tree(name, mad=None, fabric=None, raw_fabric=None, raw_mad=None):
+    d = os.path.join(out, name, "rdma-collect")
+    os.makedirs(d + "/mad"); os.makedirs(d + "/fabric")
+    if mad is not None: json.dump(mad, open(d + "/mad/mlx5_0.1.json", "w"))
+    if raw_mad is not None: open(d + "/mad/mlx5_0.1.json", "w").write(raw_mad)
+    if fabric is not None: json.dump(fabric, open(d + "/fabric/fabric.json", "w"))
+    if raw_fabric is not None: open(d + "/fabric/fabric.json", "w").write(raw_fabric)
+evil = "A\x01\x1b[2J%s%n" * 40
+port = lambda n, **k: dict({"port": n, "guid": "0x00000000000000%02x" % (n % 256), "lid": n, "lmc": 7,
+        "state": 4, "phys_state": 5, "width_active": 2, "width_supported": 255,
+        "speed_active": 4, "speed_ext_active": 32, "speed_ext_supported": 63,
+        "cap_mask": -1, "remote": {"guid": "0x0000000000000002", "port": 3},
+        "pma": {"PortCounters": {"SymbolErrorCounter": 1e300, "PortXmitData": -5,
+                "CounterSelect": "x", "PortXmitWait": 18446744073709551617},
+                "PortCountersExtended": {"PortXmitData": [1], "CounterSelect2": {}},
+                "ClassPortInfo": {"CapabilityMask": 65535, "CapabilityMask2": -1}}}, **k)
+nodes = [
+  {"guid": "0x0000000000000001", "type": 2, "desc": evil, "num_ports": 255, "lid": 65535,
+   "dr_path": "0," * 300, "lft": [255, "x", -1, 3.5, None, [], 1e99] * 10000,
+   "ports": [port(0), port(1), port(254), port(255), port(256), port(-1), "port", port(3), port(3)]},
+  {"guid": "0x0000000000000002", "type": 2, "desc": "sw", "num_ports": 3, "lid": 2,
+   "dr_path": "0,x", "lft": [0, 1, 2, 3, 4, 255],
+   "ports": [port(0, lid=0), port(3, remote={"guid": "0x0000000000000001", "port": 255}),
+             port(2, remote={"guid": "0xzz", "port": "a"}), port(1, state=1, remote=None)]},
+  {"guid": "0x0000000000000002", "type": 1, "desc": "dup", "num_ports": 1, "ports": [port(1)]},
+  {"guid": "0x0000000000000003", "type": 99, "desc": None, "num_ports": -4, "lid": "7",
+   "ports": {"a": 1}, "lft": "no"},
+  {"guid": "0x0000000000000004", "type": 1, "num_ports": 2, "dr_path": "0",
+   "ports": [port(1, lid=0, lmc=0, remote={"guid": "0x0000000000000004", "port": 1})]},
+  {"guid": 5}, [], None, "x",
+]
+fab = {"status": "partial", "reason": evil, "from": {"ibdev": 5, "port": 999}, "nodes": nodes}
+mad = {"ibdev": "mlx5_0", "port": 1, "status": "ok", "errors": {"sminfo": evil},
+       "local": {"portinfo": {"Lid": 1e10, "LMC": 9, "LinkState": "4", "CapMask": -7},
+                 "nodeinfo": {"Guid": "0x0000000000000009", "NodeType": 1, "NumPorts": 300},
+                 "node_desc": evil, "pma": [1, 2]},
+       "sminfo": {"lid": -1, "SmInfoGuid": "0x123456789abcdef0123", "SmActivity": 1e20,
+                  "SmState": 200, "SmPriority": "x"},
+       "peer": {"nodeinfo": {"Guid": "0x0000000000000009", "NodeType": 2, "NumPorts": 2,
+                             "LocalPort": 7}, "lid": 70000, "portinfo": [],
+                "pma": {"PortCounters": "x"}}}
+tree("evil", mad=mad, fabric=fab)
+tree("types", mad={"local": 5, "sminfo": [], "peer": "x", "port": "1"},
+     fabric={"nodes": {"a": 1}})
+tree("arrays", mad=[], fabric=[])
+tree("truncated", raw_mad='{"ibdev": "mlx5_0", "sminfo": {"lid": 1', raw_fabric='{"nodes": [{"guid": "0x1"')
+tree("deep", raw_mad="[" * 5000, raw_fabric='{"nodes": ' + "[" * 5000)
+PY
+for k in "$T"/hostile/*; do
+	n=$(basename "$k")
+	"$RC" -q --root "$k" --only mad,fabric --fabric -o "$T/h-$n.rdma.tar.zst" \
+		>/dev/null 2>&1 || fail "hostile $n: the tree collects"
+	bad=
+	for v in sminfo perfquery "perfquery -x" "perfquery 1 1" "perfquery -x 2 3" \
+		 "perfquery 65535 255" iblinkinfo "iblinkinfo -l" "iblinkinfo -d" \
+		 ibnetdiscover ibroute "ibroute 2" "ibroute -a 1" "ibroute -G 0x1" \
+		 "ibroute 65535 0 70000" "ibroute -n 1 3 2"; do
+		"$RA" show "$T/h-$n.rdma.tar.zst" $v >"$T/o" 2>"$T/e"
+		rc=$?
+		if { [ $rc -ne 0 ] && [ $rc -ne 4 ]; } ||
+		   grep -q 'runtime error\|Sanitizer' "$T/e" ||
+		   LC_ALL=C grep -q "$(printf '[\001-\010\016-\037]')" "$T/o" "$T/e"; then
+			bad="$bad [$v: exit $rc]"
+		fi
+	done
+	check_eq "hostile $n: every fabric view exits 0 or 4, cleanly" "$bad" ""
+done
+
 if ! fab_have; then
 	skip "fabric views against the real tools" "missing: $FAB_MISSING"
 	exit 0
