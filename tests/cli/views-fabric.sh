@@ -114,8 +114,8 @@ export LSAN_OPTIONS="suppressions=$T/lsan.supp"
 export FAB_SOCK="rcviews$$"
 trap fab_stop EXIT
 
-# 2 spines, 2 leaves, 2 HCAs a leaf: node003 sits on leaf2 port 1
-fab_fattree 2 2 2 >"$T/topo"
+# 2 spines, 3 leaves, 2 HCAs a leaf (11 nodes): node003 sits on leaf2 port 1
+fab_fattree 2 3 2 >"$T/topo"
 fab_start "$T/fab" "$T/topo" || { fail "ibsim starts"; exit 0; }
 fab_sm_once node001 || fail "opensm --once assigns LIDs"
 fab_sm_start node001 || fail "a resident opensm is master"
