@@ -40,6 +40,14 @@ static const char usage_text[] =
 "                          (mlxlink, mlxconfig -q, nvidia-smi topo -m, ...)\n"
 "      --command-path DIRS where to look for them, colon-separated\n"
 "                          (default: " COLLECT_COMMAND_PATH ")\n"
+"      --fabric            also scan the whole InfiniBand subnet: nodes,\n"
+"                          links, forwarding tables, every port's counters\n"
+"                          (one node per fabric is enough)\n"
+"      --fabric-port IBDEV[:PORT]  scan from this port (default: the first\n"
+"                          active InfiniBand port); implies --fabric\n"
+"      --fabric-timeout SECONDS  time budget of the scan (0.001-3600,\n"
+"                          default 120); what was found by then is kept,\n"
+"                          marked partial; implies --fabric\n"
 "      --redact            replace hostnames, addresses, GUIDs, node\n"
 "                          descriptions, user names and environment values\n"
 "                          with keyed pseudonyms\n"
@@ -47,8 +55,9 @@ static const char usage_text[] =
 "                          if FILE does not exist); default: a new key\n"
 "                          written beside the bundle as <bundle>.key\n"
 "      --deadline SECONDS  finish within SECONDS plus the --sample interval\n"
-"                          (default 30)\n"
-"      --timeout SECONDS   deadline of each source (default: the source's own)\n"
+"                          and the --fabric budget (default 30)\n"
+"      --timeout SECONDS   deadline of each source (default: the source's own;\n"
+"                          the fabric scan has --fabric-timeout instead)\n"
 "      --mad-timeout MS    timeout of each MAD of the mad source (1-60000,\n"
 "                          default 300; each is sent at most twice)\n"
 "      --max-file BYTES    keep at most the last BYTES of a file (default 4M)\n"
@@ -79,6 +88,9 @@ enum {
 	OPT_ONLY,
 	OPT_SKIP,
 	OPT_LIST,
+	OPT_FABRIC,
+	OPT_FABRIC_PORT,
+	OPT_FABRIC_TIMEOUT,
 };
 
 static const struct option longopts[] = {
@@ -99,6 +111,9 @@ static const struct option longopts[] = {
 	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "skip", required_argument, NULL, OPT_SKIP },
 	{ "list-sources", no_argument, NULL, OPT_LIST },
+	{ "fabric", no_argument, NULL, OPT_FABRIC },
+	{ "fabric-port", required_argument, NULL, OPT_FABRIC_PORT },
+	{ "fabric-timeout", required_argument, NULL, OPT_FABRIC_TIMEOUT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -146,6 +161,56 @@ static int parse_size(const char *s, size_t *out)
 	return 0;
 }
 
+/* "120", "0.5": seconds with up to three decimals, in ms (not 0) */
+static int parse_ms(const char *s, int max_s, int *ms)
+{
+	const char *dot = strchr(s, '.');
+	char whole[16];
+	size_t n = dot ? (size_t)(dot - s) : strlen(s);
+	long long sec, frac = 0;
+	int i, digits = 0;
+
+	if (!n || n >= sizeof(whole))
+		return -1;
+	memcpy(whole, s, n);
+	whole[n] = 0;
+	if (parse_ll(whole, 10, 0, max_s, &sec) < 0)
+		return -1;
+	if (dot) {
+		for (i = 1; dot[i]; i++) {
+			if (dot[i] < '0' || dot[i] > '9' || ++digits > 3)
+				return -1;
+			frac = frac * 10 + (dot[i] - '0');
+		}
+		if (!digits)
+			return -1;
+		for (; digits < 3; digits++)
+			frac *= 10;
+	}
+	if ((!sec && !frac) || sec * 1000 + frac > (long long)max_s * 1000)
+		return -1;
+	*ms = (int)(sec * 1000 + frac);
+	return 0;
+}
+
+/* --fabric-port IBDEV[:PORT]: a device name as in /sys/class/infiniband
+ * and an optional port number (1-255) */
+static int parse_fabric_port(const char *s, struct collect_opts *o)
+{
+	const char *colon = strchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : strlen(s);
+	long long v = 0;
+
+	if (!n || n >= sizeof(o->fabric_ca) || memchr(s, '/', n))
+		return -1;
+	if (colon && parse_ll(colon + 1, 10, 1, 255, &v) < 0)
+		return -1;
+	memcpy(o->fabric_ca, s, n);
+	o->fabric_ca[n] = 0;
+	o->fabric_port = (int)v;
+	return 0;
+}
+
 static int check_sources(const char *list)
 {
 	const char *p = list;
@@ -185,6 +250,7 @@ int main(int argc, char **argv)
 	o.max_file = 4u << 20;
 	o.max_bundle = 256u << 20;
 	o.command_path = COLLECT_COMMAND_PATH;
+	o.fabric_timeout_ms = 120000;
 	a.output = ".";
 	a.argc = argc;
 	a.argv = argv;
@@ -265,6 +331,21 @@ int main(int argc, char **argv)
 			break;
 		case OPT_LIST:
 			a.list = 1;
+			break;
+		case OPT_FABRIC:
+			o.fabric = 1;
+			break;
+		case OPT_FABRIC_PORT:
+			if (parse_fabric_port(optarg, &o) < 0)
+				return usage_error("invalid --fabric-port '%s' "
+						   "(IBDEV or IBDEV:PORT)", optarg);
+			o.fabric = 1;
+			break;
+		case OPT_FABRIC_TIMEOUT:
+			if (parse_ms(optarg, 3600, &o.fabric_timeout_ms) < 0)
+				return usage_error("invalid --fabric-timeout '%s' "
+						   "(0.001-3600 seconds)", optarg);
+			o.fabric = 1;
 			break;
 		case 'q':
 			a.quiet = 1;

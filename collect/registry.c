@@ -22,6 +22,7 @@ extern const struct source src_iommu;
 extern const struct source src_nccl;
 extern const struct source src_attach;
 extern const struct source src_commands;
+extern const struct source src_fabric;
 extern const struct source src_sample;
 
 const struct source *const sources[] = {
@@ -40,6 +41,7 @@ const struct source *const sources[] = {
 	&src_nccl,
 	&src_attach,
 	&src_commands,
+	&src_fabric,
 	&src_sample,
 };
 

@@ -41,6 +41,15 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+/* --fabric lengthens the global deadline by its own budget, as --sample
+ * does by its interval: a whole-subnet scan is not a node's evidence */
+static int64_t fabric_extra_us(const struct collect_opts *o)
+{
+	if (!o->fabric)
+		return 0;
+	return ((int64_t)o->fabric_timeout_ms + SRC_FABRIC_SLACK_MS) * 1000;
+}
+
 void run_init(struct run *r, const struct collect_opts *opts)
 {
 	size_t i;
@@ -55,7 +64,7 @@ void run_init(struct run *r, const struct collect_opts *opts)
 	}
 	r->start_us = mono_us();
 	r->deadline_us = r->start_us + (int64_t)opts->deadline_ms * 1000 +
-			 (int64_t)opts->sample_s * 1000000;
+			 (int64_t)opts->sample_s * 1000000 + fabric_extra_us(opts);
 }
 
 void run_release(struct run *r)
@@ -439,7 +448,15 @@ static void run_one(struct run *r, int si)
 			 "not selected (--only/--skip)");
 		return;
 	}
-	if ((src->flags & SRC_F_OPTIN) && !o->commands) {
+	if ((src->flags & SRC_F_FABRIC) && !o->fabric && !o->root) {
+		/* under --root the stored scan is copied, as --sample's is */
+		sr->status = BST_ABSENT;
+		snprintf(sr->reason, sizeof(sr->reason),
+			 "off by default; enable with --fabric");
+		return;
+	}
+	if ((src->flags & SRC_F_OPTIN) && !(src->flags & SRC_F_FABRIC) &&
+	    !o->commands) {
 		sr->status = BST_ABSENT;
 		snprintf(sr->reason, sizeof(sr->reason),
 			 "off by default; enable with --commands");
@@ -452,6 +469,8 @@ static void run_one(struct run *r, int si)
 		return;
 	}
 	tmo = o->source_timeout_ms ? o->source_timeout_ms : src->timeout_ms;
+	if (src->flags & SRC_F_FABRIC)	/* its budget is --fabric-timeout */
+		tmo = o->fabric_timeout_ms + SRC_FABRIC_SLACK_MS;
 	budget_us = (int64_t)tmo * 1000;
 	if (src->flags & SRC_F_SAMPLE)
 		budget_us += (int64_t)o->sample_s * 1000000;

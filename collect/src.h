@@ -34,6 +34,11 @@ enum src_result {
 #define SRC_F_STORED	(1u << 0)	/* reads syscalls: --root copies the stored form */
 #define SRC_F_OPTIN	(1u << 1)	/* runs only when its option asks (--commands) */
 #define SRC_F_SAMPLE	(1u << 2)	/* the second counter pass (--sample) */
+#define SRC_F_FABRIC	(1u << 3)	/* opt-in by --fabric, not --commands */
+
+/* the fabric source's deadline beyond its own --fabric-timeout budget, so
+ * the runner never has to kill it */
+#define SRC_FABRIC_SLACK_MS 10000
 
 struct ctx;
 
@@ -65,6 +70,10 @@ struct collect_opts {
 	const char *only;	/* comma list of sources, NULL: all */
 	const char *skip;	/* comma list of sources to skip */
 	int mad_timeout_ms;	/* --mad-timeout, 0: the mad source's own */
+	int fabric;		/* --fabric */
+	char fabric_ca[32];	/* --fabric-port IBDEV, "" for the first */
+	int fabric_port;	/* --fabric-port IBDEV:PORT, 0 for the first */
+	int fabric_timeout_ms;	/* --fabric-timeout */
 };
 
 struct ctx {
