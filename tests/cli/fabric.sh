@@ -23,6 +23,14 @@ check_eq "without --fabric the source is absent" \
 check "... and says how to enable it" sh -c \
 	"tar --zstd -xOf '$T/off.rdma.tar.zst' manifest.json | grep -q 'enable with --fabric'"
 
+if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	"$RC" -q --fabric --only fabric -o "$T/nodev.rdma.tar.zst" >/dev/null 2>&1
+	check_eq "--fabric on a node without RDMA devices: absent" \
+		"$(src_status "$T/nodev.rdma.tar.zst" fabric)" absent
+	check "... with the reason" sh -c \
+		"tar --zstd -xOf '$T/nodev.rdma.tar.zst' manifest.json | grep -q 'no active InfiniBand port to scan from'"
+fi
+
 mkdir -p "$T/emptyroot"
 "$RC" -q --root "$T/emptyroot" --only fabric -o "$T/noroot.rdma.tar.zst" >/dev/null 2>&1
 check_eq "--root without a stored scan: absent" \
@@ -86,6 +94,16 @@ check "every node as ibnetdiscover: GUID, type, ports, description, ids" \
 	$CMP nodes "$T/clean.json" "$T/ibnd.out"
 check "every link both ends as ibnetdiscover -p: LIDs, ports, GUIDs, width, speed" \
 	$CMP links "$T/clean.json" "$T/ibnd-p.out"
+# the comparisons can fail: one description, one width changed
+sed 's/^\(Ca.*# "node007\) mlx5_0"/\1 mlx5_9"/' "$T/ibnd.out" >"$T/ibnd.bad"
+sed 's/^\(CA .* 0xb8cef60300d0000d\) 4x /\1 1x /' "$T/ibnd-p.out" >"$T/ibnd-p.bad"
+check_eq "one line changed in each" \
+	"$(diff "$T/ibnd.out" "$T/ibnd.bad" | grep -c '^>') $(diff "$T/ibnd-p.out" "$T/ibnd-p.bad" | grep -c '^>')" \
+	"1 1"
+check "the node comparison sees a changed description" \
+	sh -c "! $CMP nodes '$T/clean.json' '$T/ibnd.bad'"
+check "the link comparison sees a changed width" \
+	sh -c "! $CMP links '$T/clean.json' '$T/ibnd-p.bad'"
 check_eq "the 1X cable: 1X at both ends" \
 	"$(jget clean '[p["width_active"] for n in d["nodes"] for p in n["ports"] if n["desc"] in ("node006 mlx5_0", "MF0;leaf2:MQM9700/U1") and p["port"] == (2 if n["type"] == 2 else 1)]')" \
 	"[1, 1]"
