@@ -3,7 +3,8 @@
 #   make              build both programs in build/
 #   make check        build with -fsanitize=address,undefined -Werror in
 #                     build-check/ and run every test (tests/run.sh)
-#   make bench        speed, memory and size figures (tests/bench.sh)
+#   make bench        speed, memory and size figures (tests/bench.sh,
+#                     tests/bench-fabric.sh, tests/bench-analyze.sh)
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make V=1          show the commands
 
@@ -115,6 +116,7 @@ check:
 
 bench: all $(TOOL_BIN)
 	$(Q)tests/bench.sh $(BUILD)
+	$(Q)tests/bench-fabric.sh $(BUILD)
 	$(Q)$(if $(N),N=$(N) )tests/bench-analyze.sh $(BUILD)
 
 # the README's first command: collect this machine (when it can), then
