@@ -228,6 +228,29 @@ static void limits_users(struct redact *r, const struct entry *e)
 	}
 }
 
+/* a --fabric scan names every host and switch of the subnet in its
+ * NodeDescriptions ("desc":"..." in rdma-collect/fabric/fabric.json, as
+ * the JSON has them): each becomes a node description literal */
+static void fabric_descs(struct redact *r, const struct entry *e)
+{
+	static const char key[] = "\"desc\":\"";
+	const char *p = e->data, *end = e->data + e->len;
+
+	while ((p = memmem(p, (size_t)(end - p), key, sizeof(key) - 1))) {
+		const char *q = p += sizeof(key) - 1;
+		char *v;
+
+		while (q < end && *q != '"')
+			q += *q == '\\' && q + 1 < end ? 2 : 1;
+		if (q >= end)
+			break;
+		v = xstrndup(p, (size_t)(q - p));
+		redact_add_literal(r, "nodedesc", v);
+		free(v);
+		p = q;
+	}
+}
+
 /* values to hide wherever they appear */
 static void gather(struct redact *r, struct store *s)
 {
@@ -250,6 +273,8 @@ static void gather(struct redact *r, struct store *s)
 			free(v);
 		} else if (is_limits(e->path)) {
 			limits_users(r, e);
+		} else if (!strcmp(e->path, "rdma-collect/fabric/fabric.json")) {
+			fabric_descs(r, e);
 		}
 	}
 }

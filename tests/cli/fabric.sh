@@ -209,6 +209,17 @@ check_eq "--fabric-port of a device that is not there: absent" \
 	"$(src_status "$T/nosuch.rdma.tar.zst" fabric)" absent
 check "... and no document" test ! -s "$T/nosuch.json"
 
+# --- --redact: the subnet's node descriptions name hosts ---
+
+check "a redacted scan exits 0" scan redacted --fabric --redact-key "$T/key"
+check_eq "--redact: every description a pseudonym, each its own" \
+	"$(jget redacted 'sum(n["desc"].startswith("nodedesc-") for n in d["nodes"]), len(set(n["desc"] for n in d["nodes"]))')" \
+	"(17, 17)"
+check "--redact: no host or switch name left" sh -c \
+	"! grep -Eq 'node0[0-9][0-9]|leaf[0-9]|spine[0-9]' '$T/redacted.json'"
+check_eq "--redact: the links still line up" "$($CMP count "$T/redacted.json")" \
+	"17 5 18"
+
 # --- the stored scan under --root ---
 
 mkdir -p "$T/unpacked"
