@@ -109,10 +109,14 @@ tests: all $(UNIT_BIN) $(TOOL_BIN)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
              -fno-omit-frame-pointer
 
+# make check BUILD=DIR: the sanitized build in DIR instead of build-check
+# (several check builds side by side)
+CHECK_BUILD := $(if $(filter command line,$(origin BUILD)),$(BUILD),build-check)
+
 check:
-	$(Q)$(MAKE) --no-print-directory BUILD=build-check \
+	$(Q)$(MAKE) --no-print-directory BUILD=$(CHECK_BUILD) \
 		EXTRA_CFLAGS="$(SAN_FLAGS) -Werror -O1 -g" tests
-	$(Q)UPDATE=$(UPDATE) TESTS="$(TESTS)" tests/run.sh build-check
+	$(Q)UPDATE=$(UPDATE) TESTS="$(TESTS)" tests/run.sh $(CHECK_BUILD)
 
 bench: all $(TOOL_BIN)
 	$(Q)tests/bench.sh $(BUILD)

@@ -1,6 +1,5 @@
 /* breader: read and index a bundle (see breader.h) */
 #include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -154,16 +153,398 @@ static int check_manifest(struct bundle_r *b, const char *text, size_t len,
 	return 0;
 }
 
+/* a copy that lives as long as the bundle (entries whose bytes cannot be
+ * NUL-terminated in place) */
+static char *arena_dup(struct bundle_r *b, const char *p, size_t n)
+{
+	char *d = xmalloc(n + 1);
+
+	memcpy(d, p, n);
+	d[n] = 0;
+	b->arena = xrealloc(b->arena, (b->narena + 1) * sizeof(*b->arena));
+	b->arena[b->narena++] = d;
+	return d;
+}
+
+/* --- the tar stream ---
+ *
+ * libarchive streams and decompresses the bundle (its zstd filter, "raw"
+ * format); the tar inside is read here, in place, over the decompressed
+ * bytes: entries point into that buffer, so a bundle of 4,000 entries is
+ * one allocation, not 8,000.  (libarchive's own tar reader converts every
+ * name to a wide string and back, which was a quarter of the load time.)
+ * Read: POSIX ustar and pax ('x' per entry: path, linkpath, size; 'g' is
+ * skipped), GNU long names ('L', 'K'); regular files, directories,
+ * symlinks.  Hard links, devices, FIFOs and unknown types are counted in
+ * `ignored`.  Every field is bounds-checked; a bad header checksum, a
+ * size past the end or a malformed pax record is an error. */
+
+#define TBLOCK 512
+
+/* the decompressed bytes, at most max; over it, a bomb: the message names
+ * the data limit (`limit`), which is what a user can relate to */
+static int inflate(const char *raw, size_t rawlen, size_t max, size_t limit,
+		   char **out, size_t *outlen, char *err, size_t errlen)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *ae;
+	size_t len = 0, alloc = rawlen * 8 + TBLOCK;
+	char *p = NULL;
+	int rc = -1;
+
+	archive_read_support_filter_zstd(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_memory(a, raw, rawlen) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &ae) != ARCHIVE_OK) {
+		const char *why = archive_error_string(a);
+
+		if (archive_filter_code(a, 0) == ARCHIVE_FILTER_ZSTD)
+			snprintf(err, errlen, "truncated or corrupt: %s",
+				 why ? why : "no data");
+		else if (!rawlen)
+			snprintf(err, errlen, "empty file");
+		else
+			snprintf(err, errlen, "not a zstd-compressed tar%s%s",
+				 why ? ": " : "", why ? why : "");
+		goto out;
+	}
+	if (archive_filter_code(a, 0) != ARCHIVE_FILTER_ZSTD) {
+		snprintf(err, errlen, "not a zstd-compressed tar");
+		goto out;
+	}
+	if (alloc > max + 1)
+		alloc = max + 1;
+	p = xmalloc(alloc);
+	for (;;) {
+		la_ssize_t got;
+
+		if (len == alloc) {
+			if (alloc > max) {
+				snprintf(err, errlen, "uncompressed size over the "
+					 "limit (%zu MiB in all): a decompression "
+					 "bomb?", limit >> 20);
+				goto out;
+			}
+			alloc = alloc > max / 2 ? max + 1 : alloc * 2;
+			p = xrealloc(p, alloc);
+		}
+		got = archive_read_data(a, p + len, alloc - len);
+		if (got == 0)
+			break;
+		if (got < 0) {
+			snprintf(err, errlen, "truncated or corrupt: %s",
+				 archive_error_string(a));
+			goto out;
+		}
+		len += (size_t)got;
+	}
+	if (len > max) {
+		snprintf(err, errlen, "uncompressed size over the limit (%zu MiB "
+			 "in all): a decompression bomb?", limit >> 20);
+		goto out;
+	}
+	*out = p;
+	*outlen = len;
+	p = NULL;
+	rc = 0;
+out:
+	free(p);
+	archive_read_free(a);
+	return rc;
+}
+
+/* an octal field (spaces and NULs around it), or base-256 when the high
+ * bit of the first byte is set; -1 if malformed or beyond 2^53 */
+static int64_t tnum(const unsigned char *f, size_t n)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (f[0] & 0x80) {
+		if (f[0] & 0x40)
+			return -1;	/* negative */
+		v = f[0] & 0x3f;
+		for (i = 1; i < n; i++) {
+			if (v >> 45)
+				return -1;
+			v = v << 8 | f[i];
+		}
+		return (int64_t)v;
+	}
+	while (i < n && f[i] == ' ')
+		i++;
+	for (; i < n && f[i] >= '0' && f[i] <= '7'; i++) {
+		if (v >> 50)
+			return -1;
+		v = v << 3 | (uint64_t)(f[i] - '0');
+	}
+	for (; i < n; i++)
+		if (f[i] != ' ' && f[i])
+			return -1;
+	return (int64_t)v;
+}
+
+static int tsum_ok(const unsigned char *h)
+{
+	int64_t want = tnum(h + 148, 8);
+	uint64_t u = 0;
+	int64_t sg = 0;
+	size_t i;
+
+	for (i = 0; i < TBLOCK; i++) {
+		unsigned char c = i >= 148 && i < 156 ? ' ' : h[i];
+
+		u += c;
+		sg += (signed char)c;
+	}
+	return want >= 0 && ((uint64_t)want == u || want == sg);
+}
+
+static int zero_block(const unsigned char *h)
+{
+	size_t i;
+
+	for (i = 0; i < TBLOCK; i++)
+		if (h[i])
+			return 0;
+	return 1;
+}
+
+/* pax records "LEN key=value\n" in [p, p + n): path, linkpath and size are
+ * used (values NUL-terminated in place); -1 if malformed */
+static int pax_parse(char *p, size_t n, char **path, char **link,
+		     int64_t *size)
+{
+	size_t off = 0;
+
+	while (off < n) {
+		size_t len = 0, k = off;
+		char *key, *eq, *val, *end;
+
+		while (k < n && p[k] >= '0' && p[k] <= '9' && len < n)
+			len = len * 10 + (size_t)(p[k++] - '0');
+		if (k == off || k >= n || p[k] != ' ' || len > n - off ||
+		    len < (k - off) + 3 || p[off + len - 1] != '\n')
+			return p[off] == 0 ? 0 : -1;	/* NUL padding ends it */
+		key = p + k + 1;
+		end = p + off + len - 1;
+		eq = memchr(key, '=', (size_t)(end - key));
+		if (!eq)
+			return -1;
+		*eq = 0;
+		*end = 0;
+		val = eq + 1;
+		if (!strcmp(key, "path"))
+			*path = val;
+		else if (!strcmp(key, "linkpath"))
+			*link = val;
+		else if (!strcmp(key, "size")) {
+			char *e;
+			unsigned long long v = strtoull(val, &e, 10);
+
+			if (*e || e == val || v > (1ull << 53))
+				return -1;
+			*size = (int64_t)v;
+		}
+		off += len;
+	}
+	return 0;
+}
+
+static struct br_entry *new_entry(struct bundle_r *b, size_t *alloc)
+{
+	struct br_entry *e;
+
+	if (b->n == *alloc) {
+		*alloc = *alloc ? *alloc * 2 : 1024;
+		b->v = xrealloc(b->v, *alloc * sizeof(*b->v));
+	}
+	e = &b->v[b->n++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+/* the path of a header, in its own (already parsed) 512 bytes: cleaned
+ * in place; NULL when unsafe.  name may point into h or elsewhere. */
+static char *place_path(unsigned char *h, const char *name, size_t max)
+{
+	char tmp[TBLOCK];
+	char *c;
+
+	c = clean_path(name, max < sizeof(tmp) ? max : sizeof(tmp));
+	if (!c)
+		return NULL;
+	snprintf(tmp, sizeof(tmp), "%s", c);
+	free(c);
+	memcpy(h, tmp, strlen(tmp) + 1);
+	return (char *)h;
+}
+
+static int read_tar(struct bundle_r *b, const struct br_limits *lim,
+		    char *err, size_t errlen)
+{
+	unsigned char *t = (unsigned char *)b->tar;
+	size_t off = 0, alloc = 0, len = b->tarlen;
+	char *xpath = NULL, *xlink = NULL, *gname = NULL, *glink = NULL;
+	int64_t xsize = -1;
+	int first = 1;
+
+	while (off + TBLOCK <= len) {
+		unsigned char *h = t + off;
+		char name[TBLOCK], lname[101], magic_posix;
+		const char *nm, *ln;
+		int64_t size;
+		size_t dlen, dpad;
+		char type;
+		struct br_entry *e;
+		char *path;
+
+		if (zero_block(h))
+			break;		/* end of archive */
+		if (!tsum_ok(h) || (memcmp(h + 257, "ustar", 5))) {
+			snprintf(err, errlen, "corrupt tar header after %zu "
+				 "entries (offset %zu)", b->n, off);
+			return -1;
+		}
+		magic_posix = !memcmp(h + 257, "ustar\0", 6);
+		type = (char)h[156];
+		size = tnum(h + 124, 12);
+		if (xsize >= 0)
+			size = xsize;
+		if (size < 0 || (uint64_t)size > len - off - TBLOCK) {
+			snprintf(err, errlen, "truncated or corrupt: an entry "
+				 "of %lld bytes after %zu entries", (long long)size,
+				 b->n);
+			return -1;
+		}
+		dlen = (size_t)size;
+		dpad = (dlen + TBLOCK - 1) / TBLOCK * TBLOCK;
+		if (dpad > len - off - TBLOCK)
+			dpad = len - off - TBLOCK;
+		if (type == 'x' || type == 'g' || type == 'L' || type == 'K') {
+			char *d = (char *)h + TBLOCK;
+
+			if (type == 'x' && pax_parse(d, dlen, &xpath, &xlink,
+						     &xsize) < 0) {
+				snprintf(err, errlen, "malformed pax header after "
+					 "%zu entries", b->n);
+				return -1;
+			}
+			if ((type == 'L' || type == 'K') && dlen) {
+				d[dlen - 1] = 0;	/* GNU: NUL-terminated */
+				if (type == 'L')
+					gname = d;
+				else
+					glink = d;
+			}
+			off += TBLOCK + dpad;
+			continue;
+		}
+		/* the names, before the header's bytes are reused */
+		if (xpath || gname) {
+			nm = xpath ? xpath : gname;
+		} else {
+			size_t pl = magic_posix ? strnlen((char *)h + 345, 155) : 0;
+			size_t nl = strnlen((char *)h, 100);
+
+			snprintf(name, sizeof(name), "%.*s%s%.*s", (int)pl,
+				 (char *)h + 345, pl ? "/" : "", (int)nl, (char *)h);
+			nm = name;
+		}
+		if (xlink || glink) {
+			ln = xlink ? xlink : glink;
+		} else {
+			snprintf(lname, sizeof(lname), "%.*s", 100, (char *)h + 157);
+			ln = lname;
+		}
+		if (type == '\0' || type == '7')
+			type = '0';
+		if (type == '0' && *nm && nm[strlen(nm) - 1] == '/')
+			type = '5';
+		if (type != '0')
+			dpad = type == '5' || (type >= '1' && type <= '6') ? 0 : dpad;
+		if (first) {
+			first = 0;
+			if (strcmp(nm, BUNDLE_MANIFEST)) {
+				snprintf(err, errlen, "not an rdma-collect bundle "
+					 "(first entry is '%.80s', not %s)", nm,
+					 BUNDLE_MANIFEST);
+				return -1;
+			}
+		}
+		if (b->n >= lim->max_entries) {
+			snprintf(err, errlen, "more than %zu entries",
+				 lim->max_entries);
+			return -1;
+		}
+		if (type == '0' && dlen > lim->max_entry) {
+			snprintf(err, errlen, "entry '%.80s' declares %zu bytes, "
+				 "more than the %zu MiB limit", nm, dlen,
+				 lim->max_entry >> 20);
+			return -1;
+		}
+		if (type == '0' && b->total + dlen > lim->max_total) {
+			snprintf(err, errlen, "uncompressed size over the limit "
+				 "(%zu MiB in all): a decompression bomb?",
+				 lim->max_total >> 20);
+			return -1;
+		}
+		/* the link target goes where the name field was read from:
+		 * into the header's linkname area, after the path */
+		path = (type == '0' || type == '5' || type == '2') ?
+			place_path(h, nm, lim->max_path) : NULL;
+		if (!path) {
+			b->ignored++;
+		} else {
+			e = new_entry(b, &alloc);
+			e->path = path;
+			if (type == '5') {
+				e->type = BR_DIR;
+				e->data = (char *)h + strlen(path);	/* "" */
+			} else if (type == '2') {
+				size_t pl = strlen(path) + 1, ll = strlen(ln);
+
+				e->type = BR_LINK;
+				if (pl + ll + 1 <= TBLOCK) {
+					memmove(h + pl, ln, ll + 1);
+					e->data = (char *)h + pl;
+				} else {
+					e->data = arena_dup(b, ln, ll);
+				}
+				e->len = ll;
+			} else {
+				char *d = (char *)h + TBLOCK;
+
+				e->type = BR_FILE;
+				e->len = dlen;
+				if (dlen % TBLOCK && dlen < dpad) {
+					d[dlen] = 0;	/* into the padding */
+					e->data = d;
+				} else {
+					e->data = arena_dup(b, d, dlen);
+				}
+				b->total += dlen;
+			}
+		}
+		xpath = xlink = gname = glink = NULL;
+		xsize = -1;
+		off += TBLOCK + dpad;
+	}
+	if (first) {
+		snprintf(err, errlen, "empty archive");
+		return -1;
+	}
+	return 0;
+}
+
 int br_open(const char *file, const struct br_limits *lim,
 	    struct bundle_r **out, char *err, size_t errlen)
 {
-	struct archive *a = NULL;
-	struct archive_entry *ae;
 	struct bundle_r *b;
 	unsigned char sum[32];
 	char *raw = NULL;
-	size_t rawlen, alloc = 0, i;
-	int rc = -1, r, first = 1;
+	size_t rawlen, i, cap;
+	int rc = -1;
 
 	if (!lim)
 		lim = &br_default_limits;
@@ -176,107 +557,12 @@ int br_open(const char *file, const struct br_limits *lim,
 	sha256(raw, rawlen, sum);
 	for (i = 0; i < 32; i++)
 		snprintf(b->sha256 + 2 * i, 3, "%02x", sum[i]);
-	a = archive_read_new();
-	archive_read_support_filter_zstd(a);
-	archive_read_support_format_tar(a);
-	if (archive_read_open_memory(a, raw, rawlen) != ARCHIVE_OK) {
-		snprintf(err, errlen, "not a zstd-compressed tar: %s",
-			 archive_error_string(a));
+	/* the tar around the data: a header and padding per entry, pax
+	 * headers, the end blocks */
+	cap = lim->max_total + (lim->max_entries + 2) * 3 * TBLOCK;
+	if (inflate(raw, rawlen, cap, lim->max_total, &b->tar, &b->tarlen, err, errlen) < 0 ||
+	    read_tar(b, lim, err, errlen) < 0)
 		goto out;
-	}
-	while ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK) {
-		const char *name = archive_entry_pathname(ae);
-		la_int64_t size = archive_entry_size(ae);
-		unsigned ft = archive_entry_filetype(ae);
-		struct br_entry *e;
-		char *path;
-
-		if (!name) {
-			snprintf(err, errlen, "an entry without a name");
-			goto out;
-		}
-		if (first) {
-			first = 0;
-			if (strcmp(name, BUNDLE_MANIFEST)) {
-				snprintf(err, errlen, "not an rdma-collect bundle "
-					 "(first entry is '%.80s', not %s)", name,
-					 BUNDLE_MANIFEST);
-				goto out;
-			}
-		}
-		if (b->n >= lim->max_entries) {
-			snprintf(err, errlen, "more than %zu entries",
-				 lim->max_entries);
-			goto out;
-		}
-		path = clean_path(name, lim->max_path);
-		if (!path || (ft != AE_IFREG && ft != AE_IFDIR && ft != AE_IFLNK)) {
-			free(path);
-			b->ignored++;
-			continue;
-		}
-		if (ft == AE_IFREG && (size < 0 || (size_t)size > lim->max_entry)) {
-			snprintf(err, errlen, "entry '%.80s' declares %lld bytes, "
-				 "more than the %zu MiB limit", path,
-				 (long long)size, lim->max_entry >> 20);
-			free(path);
-			goto out;
-		}
-		if (b->n == alloc) {
-			alloc = alloc ? alloc * 2 : 1024;
-			b->v = xrealloc(b->v, alloc * sizeof(*b->v));
-		}
-		e = &b->v[b->n++];
-		memset(e, 0, sizeof(*e));
-		e->path = path;
-		if (ft == AE_IFDIR) {
-			e->type = BR_DIR;
-		} else if (ft == AE_IFLNK) {
-			const char *t = archive_entry_symlink(ae);
-
-			e->type = BR_LINK;
-			e->data = xstrdup(t ? t : "");
-			e->len = strlen(e->data);
-		} else {
-			struct buf d = BUF_INIT;
-			char chunk[65536];
-			la_ssize_t got;
-
-			e->type = BR_FILE;
-			while ((got = archive_read_data(a, chunk, sizeof(chunk))) > 0) {
-				if (d.len + (size_t)got > lim->max_entry ||
-				    b->total + d.len + (size_t)got > lim->max_total) {
-					buf_release(&d);
-					e->data = xstrdup("");
-					snprintf(err, errlen, "uncompressed size over "
-						 "the limit (%zu MiB in all, %zu MiB "
-						 "an entry): a decompression bomb?",
-						 lim->max_total >> 20,
-						 lim->max_entry >> 20);
-					goto out;
-				}
-				buf_add(&d, chunk, (size_t)got);
-			}
-			if (got < 0) {
-				buf_release(&d);
-				e->data = xstrdup("");
-				snprintf(err, errlen, "truncated or corrupt in '%.80s': %s",
-					 path, archive_error_string(a));
-				goto out;
-			}
-			b->total += d.len;
-			e->data = buf_detach(&d, &e->len);
-		}
-	}
-	if (r != ARCHIVE_EOF) {
-		snprintf(err, errlen, "truncated or corrupt after %zu entries: %s",
-			 b->n, archive_error_string(a));
-		goto out;
-	}
-	if (first) {
-		snprintf(err, errlen, "empty archive");
-		goto out;
-	}
 	qsort(b->v, b->n, sizeof(*b->v), cmp_entry);
 	/* duplicate paths: the first in sorted order stays, as on disk the
 	 * last would; either way one, and deterministic */
@@ -292,7 +578,6 @@ int br_open(const char *file, const struct br_limits *lim,
 	}
 	rc = 0;
 out:
-	archive_read_free(a);
 	free(raw);
 	if (rc) {
 		br_free(b);
@@ -308,10 +593,10 @@ void br_free(struct bundle_r *b)
 
 	if (!b)
 		return;
-	for (i = 0; i < b->n; i++) {
-		free(b->v[i].path);
-		free(b->v[i].data);
-	}
+	for (i = 0; i < b->narena; i++)
+		free(b->arena[i]);
+	free(b->arena);
+	free(b->tar);
 	free(b->v);
 	jfree(b->manifest);
 	free(b->file);

@@ -44,6 +44,10 @@ struct bundle_r {
 	size_t n;
 	size_t total;
 	size_t ignored;		/* unsafe or unsupported entries skipped */
+	char *tar;		/* the decompressed tar: entries point into it */
+	size_t tarlen;
+	char **arena;		/* entries that needed their own copy */
+	size_t narena;
 };
 
 /* 0, or -1 with a one-line reason (without the file name) in err */
