@@ -27,6 +27,7 @@
 #define EXIT_USAGE 3
 #define EXIT_INPUT 4
 
+int cmd_path(int argc, char **argv);	/* path.c: parses its own options */
 
 static const char usage_text[] =
 "usage: rdma-analyze [report] [options] BUNDLE|DIR...\n"
@@ -35,6 +36,7 @@ static const char usage_text[] =
 "       rdma-analyze show BUNDLE|NODE VIEW [ARGS] [--db FILE]\n"
 "       rdma-analyze rules [--json]\n"
 "       rdma-analyze list BUNDLE...\n"
+"       rdma-analyze path --db FILE SRC DST\n"
 "\n"
 "report  diagnose bundles (loaded in memory, or from --db: the newest\n"
 "        bundle of each node) and write a report\n"
@@ -54,6 +56,10 @@ static const char usage_text[] =
 "          --thresholds       the thresholds and their defaults\n"
 "list    read each bundle as the analyzer does (limits, unsafe paths\n"
 "        left out) and print its entries, sorted\n"
+"path    the route from SRC to DST and back (node description, hostname,\n"
+"        LID or GUID) from the newest fabric scan's forwarding tables, as\n"
+"        ibtracert prints it, with each hop's counters; exit 1: a route\n"
+"        stops, 2: it loops (rdma-analyze path --help)\n"
 "\n"
 "Exit status: 0 nothing at warning or above; 1 warnings; 2 critical\n"
 "findings; 3 usage error; 4 a bundle or the database could not be read\n"
@@ -433,6 +439,7 @@ static const struct {
 	{ "show", cmd_show },
 	{ "rules", cmd_rules },
 	{ "list", cmd_list },
+	{ "path", cmd_path },
 };
 
 int main(int argc, char **argv)

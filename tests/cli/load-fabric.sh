@@ -34,7 +34,7 @@ check_eq "fabric scan counts: 14 nodes, 5 switches, 35 ports, 15 links" \
 	"$(q 'SELECT status, nodes, switches, ports, links, lft_entries, dropped FROM fabric_scans')" \
 	"ok|14|5|35|15|70|0"
 check_eq "fabric ports: the remote end of a cable" \
-	"$(q "SELECT remote_guid, remote_port FROM fabric_ports WHERE guid = '0xb8cef60300d00004'")" \
+	"$(q "SELECT remote_guid, remote_port FROM fabric_ports WHERE guid = '0xb8cef60300d00008'")" \
 	"0x7cfe900300c10002|1"
 check_eq "LFT: leaf2 sends LID 4 (its first HCA) down port 1" \
 	"$(q "SELECT port FROM fabric_lft WHERE guid = '0x7cfe900300c10002' AND lid = 4")" 1

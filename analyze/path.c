@@ -1,0 +1,461 @@
+/* path: `rdma-analyze path --db FILE SRC DST`, the route between two ports
+ * of a fabric as the stored forwarding tables send packets (the newest
+ * fabric scan in the database: fabric_nodes, fabric_ports, fabric_lft),
+ * hop by hop as ibtracert prints it, in both directions (InfiniBand routes
+ * need not be symmetric), each hop with its ports' counters.
+ *
+ * The subcommand parses its own options here rather than in main.c: it
+ * shares none with the others but --db, and stays in one file.
+ *
+ * Exit status: 0 both routes reach their destination; 1 a route stops (no
+ * LFT entry, exit port 255, a port without an active link, or a CA that is
+ * not the destination); 2 a route loops; 3 usage error (also an unknown or
+ * ambiguous SRC or DST); 4 the database cannot be read or holds no scan.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "db.h"
+#include "log.h"
+#include "util.h"
+
+int cmd_path(int argc, char **argv);
+
+#define EXIT_STOPPED 1
+#define EXIT_LOOP 2
+#define EXIT_USAGE 3
+#define EXIT_INPUT 4
+
+#define MAX_HOPS 64		/* IB directed routes stop at 64 hops too */
+
+static const char path_usage[] =
+"usage: rdma-analyze path --db FILE SRC DST\n"
+"\n"
+"The route from SRC to DST and back, from the forwarding tables of the\n"
+"newest fabric scan in the database (a bundle made with rdma-collect\n"
+"--fabric), printed hop by hop as ibtracert prints it, with each hop's\n"
+"port counters.  SRC and DST: a node description (\"node07 mlx5_0\"), its\n"
+"first word (a hostname: \"node07\"), a LID (12 or 0xc), or a node or port\n"
+"GUID (0x7cfe900300c00002).\n"
+"\n"
+"Exit status: 0 both routes arrive; 1 a route stops (no route, a dead\n"
+"link); 2 a route loops; 3 usage error or an unknown or ambiguous node;\n"
+"4 the database cannot be read or holds no fabric scan.\n";
+
+/* one end of a route: a CA port, or a switch (its port 0) */
+struct endp {
+	char guid[24], port_guid[24], desc[256];
+	int64_t type, port, lid, lmc;
+};
+
+static const char *col(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return s ? s : "";
+}
+
+static int64_t icol(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 :
+	       sqlite3_column_int64(st, i);
+}
+
+/* the node and port into e; 0, or -1 when the port is not in the scan */
+static int endp_fill(sqlite3 *db, int64_t bid, const char *guid, int64_t port,
+		     struct endp *e)
+{
+	sqlite3_stmt *st = db_query(db,
+		"SELECT n.guid, coalesce(n.type, 0), coalesce(n.desc, ''), "
+		"p.port, coalesce(p.port_guid, n.guid), CASE WHEN n.type = 2 THEN "
+		"coalesce(n.lid, p.lid) ELSE p.lid END, coalesce(p.lmc, 0) "
+		"FROM fabric_nodes n JOIN fabric_ports p ON p.bundle_id = "
+		"n.bundle_id AND p.guid = n.guid WHERE n.bundle_id = ? AND "
+		"n.guid = ? AND p.port = ?", "isi", bid, guid, port);
+	int rc = -1;
+
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		snprintf(e->guid, sizeof(e->guid), "%s", col(st, 0));
+		e->type = icol(st, 1);
+		snprintf(e->desc, sizeof(e->desc), "%s", col(st, 2));
+		e->port = icol(st, 3);
+		snprintf(e->port_guid, sizeof(e->port_guid), "%s", col(st, 4));
+		e->lid = icol(st, 5);
+		e->lmc = icol(st, 6);
+		if (e->lmc < 0 || e->lmc > 7)
+			e->lmc = 0;
+		rc = 0;
+	}
+	db_done(st);
+	return rc;
+}
+
+/* the port a node is reached by: a switch's port 0 (or its lowest), a
+ * CA's first port with a LID */
+static int endp_node(sqlite3 *db, int64_t bid, const char *guid,
+		     struct endp *e)
+{
+	int64_t port = db_int(db, "SELECT p.port FROM fabric_ports p JOIN "
+			      "fabric_nodes n ON n.bundle_id = p.bundle_id AND "
+			      "n.guid = p.guid WHERE p.bundle_id = ? AND p.guid = "
+			      "? AND (n.type = 2 OR p.lid > 0) ORDER BY p.port "
+			      "LIMIT 1", "is", bid, guid);
+
+	if (!db_int(db, "SELECT count(*) FROM fabric_ports p JOIN fabric_nodes "
+		    "n ON n.bundle_id = p.bundle_id AND n.guid = p.guid WHERE "
+		    "p.bundle_id = ? AND p.guid = ? AND (n.type = 2 OR p.lid > "
+		    "0)", "is", bid, guid))
+		return -1;
+	return endp_fill(db, bid, guid, port, e);
+}
+
+/* SRC or DST as given: a GUID, a LID, a description or its first word */
+static int resolve(sqlite3 *db, int64_t bid, const char *arg, struct endp *e)
+{
+	unsigned long long g;
+	long long lid;
+	char guid[24];
+	sqlite3_stmt *st;
+	struct buf names = BUF_INIT;
+	int n = 0, rc = -1;
+
+	if ((!strncmp(arg, "0x", 2) || !strncmp(arg, "0X", 2)) &&
+	    strlen(arg) > 6 && !parse_ull(arg, 16, ~0ULL, &g)) {
+		snprintf(guid, sizeof(guid), "0x%016llx", g);
+		if (!endp_node(db, bid, guid, e))
+			return 0;
+		st = db_query(db, "SELECT guid, port FROM fabric_ports WHERE "
+			      "bundle_id = ? AND port_guid = ? ORDER BY port "
+			      "LIMIT 1", "is", bid, guid);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			snprintf(guid, sizeof(guid), "%s", col(st, 0));
+			rc = endp_fill(db, bid, guid, icol(st, 1), e);
+		}
+		db_done(st);
+		if (rc < 0)
+			error("path: no node or port with GUID %s in the fabric "
+			      "scan", arg);
+		return rc;
+	}
+	if (!parse_ll(arg, 0, 1, 0xffff, &lid)) {
+		st = db_query(db, "SELECT guid, port FROM fabric_ports WHERE "
+			      "bundle_id = ? AND lid > 0 AND ? BETWEEN lid AND "
+			      "lid + (1 << min(max(coalesce(lmc, 0), 0), 7)) - 1 "
+			      "ORDER BY port LIMIT 1", "ii", bid, (int64_t)lid);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			snprintf(guid, sizeof(guid), "%s", col(st, 0));
+			rc = endp_fill(db, bid, guid, icol(st, 1), e);
+		}
+		db_done(st);
+		if (rc < 0)
+			error("path: no port with LID %s in the fabric scan", arg);
+		return rc;
+	}
+	/* the whole description, else its first word (a hostname) */
+	st = db_query(db, "SELECT guid, desc FROM fabric_nodes WHERE bundle_id "
+		      "= ? AND (desc = ?2 OR (substr(desc, 1, length(?2) + 1) = "
+		      "?2 || ' ' AND NOT EXISTS (SELECT 1 FROM fabric_nodes x "
+		      "WHERE x.bundle_id = ?1 AND x.desc = ?2))) ORDER BY desc, "
+		      "guid", "is", bid, arg);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (!n++)
+			snprintf(guid, sizeof(guid), "%s", col(st, 0));
+		if (n <= 8)
+			buf_addf(&names, "\n  %s \"%s\"", col(st, 0), col(st, 1));
+	}
+	db_done(st);
+	if (n == 1 && !endp_node(db, bid, guid, e))
+		rc = 0;
+	else if (n == 1)
+		error("path: '%s' has no port with a LID in the fabric scan", arg);
+	else if (n > 1)
+		error("path: '%s' names %d nodes; give one by its description "
+		      "or GUID:%s%s", arg, n, names.buf, n > 8 ? "\n  ..." : "");
+	else
+		error("path: no node '%s' in the fabric scan (a description, "
+		      "its first word, a LID or a GUID)", arg);
+	buf_release(&names);
+	return rc;
+}
+
+static const char *type_name(int64_t t)
+{
+	return t == 2 ? "switch" : t == 3 ? "router" : "ca";
+}
+
+/* what ibtracert prints of a port: "{guid}[port] lid L-H \"desc\"" */
+static void print_port(const struct endp *e, int port_guid)
+{
+	printf("{%s}[%" PRId64 "] lid %" PRId64 "-%" PRId64 " \"%s\"\n",
+	       port_guid && e->type != 2 ? e->port_guid : e->guid, e->port,
+	       e->lid, e->lid + (1 << e->lmc) - 1, e->desc);
+}
+
+static const char *const error_counters[] = {
+	"SymbolErrorCounter", "LinkErrorRecoveryCounter", "LinkDownedCounter",
+	"PortRcvErrors", "PortRcvRemotePhysicalErrors",
+	"PortRcvSwitchRelayErrors", "PortXmitDiscards",
+	"PortXmitConstraintErrors", "PortRcvConstraintErrors",
+	"LocalLinkIntegrityErrors", "ExcessiveBufferOverrunErrors",
+	"VL15Dropped",
+};
+
+/* "    out [3]: no errors, PortXmitWait 0, PortXmitData 1234" */
+static void print_counters(sqlite3 *db, int64_t bid, const char *what,
+			   const struct endp *e)
+{
+	struct buf b = BUF_INIT;
+	sqlite3_stmt *st;
+	int64_t wait = -1, data = -1, datax = -1;
+	size_t i;
+	int errors = 0, any = 0;
+
+	st = db_query(db, "SELECT grp, name, value FROM fabric_counters WHERE "
+		      "bundle_id = ? AND guid = ? AND port = ? ORDER BY grp, "
+		      "name", "isi", bid, e->guid, e->port);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *grp = col(st, 0), *name = col(st, 1);
+		int64_t v = icol(st, 2);
+		int ext = !strcmp(grp, "PortCountersExtended");
+
+		any = 1;
+		if (!strcmp(name, "PortXmitData")) {
+			if (ext)
+				datax = v;
+			else
+				data = v;
+		} else if (!ext && !strcmp(name, "PortXmitWait")) {
+			wait = v;
+		}
+		for (i = 0; !ext && i < ARRAY_SIZE(error_counters); i++) {
+			if (v > 0 && !strcmp(name, error_counters[i])) {
+				buf_addf(&b, "%s%s %" PRId64, errors++ ? ", " :
+					 "", name, v);
+			}
+		}
+	}
+	db_done(st);
+	printf("    %s [%" PRId64 "]: ", what, e->port);
+	if (!any) {
+		printf("no counters in the scan\n");
+	} else {
+		printf("%s", errors ? b.buf : "no errors");
+		if (wait >= 0)
+			printf(", PortXmitWait %" PRId64, wait);
+		if (datax >= 0 || data >= 0)
+			printf(", PortXmitData %" PRId64, datax >= 0 ? datax :
+			       data);
+		printf("\n");
+	}
+	buf_release(&b);
+}
+
+/* the far end of a port's cable, when the link is up */
+static int far_end(sqlite3 *db, int64_t bid, const struct endp *from,
+		   int64_t port, struct endp *to, char *why, size_t n)
+{
+	sqlite3_stmt *st = db_query(db, "SELECT remote_guid, remote_port, state "
+				    "FROM fabric_ports WHERE bundle_id = ? AND "
+				    "guid = ? AND port = ?", "isi", bid,
+				    from->guid, port);
+	char rg[24] = "";
+	int64_t rp = -1, state = -1;
+	int found = 0;
+
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		found = 1;
+		snprintf(rg, sizeof(rg), "%s", col(st, 0));
+		rp = icol(st, 1);
+		state = icol(st, 2);
+	}
+	db_done(st);
+	if (!found) {
+		snprintf(why, n, "port %" PRId64 " of \"%s\" {%s} is "
+			 "not in the scan", port, from->desc, from->guid);
+		return -1;
+	}
+	if (!rg[0] || rp < 0) {
+		snprintf(why, n, "port %" PRId64 " of \"%s\" {%s} has no link",
+			 port, from->desc, from->guid);
+		return -1;
+	}
+	if (state >= 0 && state != 4) {
+		snprintf(why, n, "port %" PRId64 " of \"%s\" {%s} is not "
+			 "Active (state %" PRId64 ")", port, from->desc,
+			 from->guid, state);
+		return -1;
+	}
+	if (endp_fill(db, bid, rg, rp, to) < 0) {
+		snprintf(why, n, "port %" PRId64 " of \"%s\" {%s} leads to "
+			 "{%s}[%" PRId64 "], which is not in the scan", port,
+			 from->desc, from->guid, rg, rp);
+		return -1;
+	}
+	return 0;
+}
+
+static int is_dest(const struct endp *e, const struct endp *dst)
+{
+	return !strcmp(e->guid, dst->guid) &&
+	       (e->type == 2 || e->port == dst->port);
+}
+
+/* the exit port of a switch towards a LID, 255 when it has none */
+static int64_t lft_port(sqlite3 *db, int64_t bid, const struct endp *sw,
+			int64_t lid)
+{
+	return db_int(db, "SELECT coalesce((SELECT port FROM fabric_lft WHERE "
+		      "bundle_id = ? AND guid = ? AND lid = ?), 255)", "isi", bid,
+		      sw->guid, lid);
+}
+
+/* one direction, from src's port (a CA's) or LFT (a switch's); 0 arrived,
+ * EXIT_STOPPED or EXIT_LOOP, with a line saying where and why */
+static int trace(sqlite3 *db, int64_t bid, const struct endp *src,
+		 const struct endp *dst)
+{
+	char seen[MAX_HOPS][24], why[768];
+	struct endp cur = *src, next;
+	int hops, i;
+	int64_t out;
+
+	printf("From %s {%s} portnum %" PRId64 " lid %" PRId64 "-%" PRId64
+	       " \"%s\"\n", type_name(src->type), src->guid, src->port,
+	       src->lid, src->lid + (1 << src->lmc) - 1, src->desc);
+	for (hops = 0; !is_dest(&cur, dst); hops++) {
+		if (hops == MAX_HOPS) {
+			printf("loop: no arrival after %d hops\n", MAX_HOPS);
+			return EXIT_LOOP;
+		}
+		if (cur.type == 2) {
+			for (i = 0; i < hops; i++) {
+				if (strcmp(seen[i], cur.guid))
+					continue;
+				printf("loop: the route to LID %" PRId64 " comes "
+				       "back to \"%s\" {%s} after %d hops\n",
+				       dst->lid, cur.desc, cur.guid, hops);
+				return EXIT_LOOP;
+			}
+			out = lft_port(db, bid, &cur, dst->lid);
+			if (out == 255 || out == 0) {
+				printf("unreachable: \"%s\" {%s} has no route "
+				       "to LID %" PRId64 " (%s)\n", cur.desc,
+				       cur.guid, dst->lid, out ? "no LFT entry, "
+				       "or port 255" : "port 0: itself");
+				return EXIT_STOPPED;
+			}
+		} else if (hops) {
+			printf("unreachable: the route to LID %" PRId64 " ends "
+			       "at \"%s\" port %" PRId64 " (lid %" PRId64 "), "
+			       "not the destination\n", dst->lid, cur.desc,
+			       cur.port, cur.lid);
+			return EXIT_STOPPED;
+		} else {
+			out = cur.port;	/* a CA sends out of its own port */
+		}
+		snprintf(seen[hops], sizeof(seen[hops]), "%s",
+			 cur.type == 2 ? cur.guid : "");
+		cur.port = out;
+		if (far_end(db, bid, &cur, out, &next, why, sizeof(why)) < 0) {
+			printf("unreachable: %s\n", why);
+			return EXIT_STOPPED;
+		}
+		printf("[%" PRId64 "] -> %s port ", out, type_name(next.type));
+		print_port(&next, 1);
+		print_counters(db, bid, "out", &cur);
+		print_counters(db, bid, "in", &next);
+		cur = next;
+	}
+	printf("To %s {%s} portnum %" PRId64 " lid %" PRId64 "-%" PRId64
+	       " \"%s\"\n", type_name(dst->type), dst->guid, dst->port,
+	       dst->lid, dst->lid + (1 << dst->lmc) - 1, dst->desc);
+	return 0;
+}
+
+static const struct option path_opts[] = {
+	{ "db", required_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int path_usage_error(const char *msg)
+{
+	fprintf(stderr, "rdma-analyze: path: %s\nTry 'rdma-analyze path --help' "
+		"for more information.\n", msg);
+	return EXIT_USAGE;
+}
+
+int cmd_path(int argc, char **argv)
+{
+	const char *file = NULL;
+	struct endp src, dst;
+	sqlite3_stmt *st;
+	sqlite3 *db;
+	int64_t bid;
+	int c, rc, r1, r2;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", path_opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			file = optarg;
+			break;
+		case 'h':
+			fputs(path_usage, stdout);
+			return fflush(stdout) || ferror(stdout) ? EXIT_INPUT : 0;
+		default:
+			return path_usage_error("bad option");
+		}
+	}
+	if (!file)
+		return path_usage_error("--db FILE is required");
+	if (argc - optind != 2)
+		return path_usage_error("give SRC and DST");
+	/* db_open would create a missing file */
+	if (access(file, R_OK)) {
+		error("cannot open database '%s': %s", file, strerror(errno));
+		return EXIT_INPUT;
+	}
+	db = db_open(file);
+	if (!db)
+		return EXIT_INPUT;
+	st = db_query(db, "SELECT s.bundle_id, coalesce(b.hostname, '?'), "
+		      "coalesce(b.collected_at, '?'), coalesce(s.status, '?'), "
+		      "coalesce(s.reason, ''), s.nodes FROM fabric_scans s JOIN "
+		      "bundles b ON b.id = s.bundle_id ORDER BY b.collected_at "
+		      "DESC, b.id DESC LIMIT 1", "");
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		db_done(st);
+		db_close(db);
+		error("no fabric scan in '%s': load a bundle made with "
+		      "rdma-collect --fabric", file);
+		return EXIT_INPUT;
+	}
+	bid = sqlite3_column_int64(st, 0);
+	printf("# fabric scan of %s collected %s: %" PRId64 " nodes, %s%s%s\n",
+	       col(st, 1), col(st, 2), icol(st, 5), col(st, 3),
+	       *col(st, 4) ? ": " : "", col(st, 4));
+	db_done(st);
+	if (resolve(db, bid, argv[optind], &src) < 0 ||
+	    resolve(db, bid, argv[optind + 1], &dst) < 0) {
+		db_close(db);
+		return EXIT_USAGE;
+	}
+	printf("# %s -> %s\n", src.desc, dst.desc);
+	r1 = trace(db, bid, &src, &dst);
+	printf("\n# %s -> %s\n", dst.desc, src.desc);
+	r2 = trace(db, bid, &dst, &src);
+	db_close(db);
+	rc = r1 > r2 ? r1 : r2;
+	if (fflush(stdout) || ferror(stdout)) {
+		error("cannot write the output");
+		return EXIT_INPUT;
+	}
+	return rc;
+}
