@@ -2,10 +2,11 @@
  * rdma-core's libibverbs/examples/devinfo.c prints it, from the stored
  * verbs documents (rdma-collect/verbs/<dev>.json) and sysfs board_id.
  *
- * -v prints the device attributes the bundle holds, through
- * local_ca_ack_delay; the blocks after it (ODP, TSO, RSS, packet pacing,
- * tag matching caps, num_comp_vectors) and effective_speed are not in the
- * bundle and are left out. */
+ * -v prints the device attributes the bundle holds; the blocks after
+ * local_ca_ack_delay (ODP, timestamps, TSO, RSS, packet pacing, tag
+ * matching, num_comp_vectors) come from "device_ex", and bundles written
+ * before it held all of them (no max_wq_type_rq) leave them out, as they
+ * leave out effective_speed. */
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -236,6 +237,153 @@ static void print_dev_verbose(const struct jv *d, FILE *out)
 	}
 }
 
+#define CAPS_INDENT "\t\t\t\t\t"
+
+static void print_bits(uint64_t v, const char *const *names, int n,
+		       FILE *out)
+{
+	uint64_t known = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		known |= 1ULL << i;
+		if (names[i] && (v & (1ULL << i)))
+			fprintf(out, CAPS_INDENT "%s\n", names[i]);
+	}
+	if (v & ~known)
+		fprintf(out, CAPS_INDENT "Unknown flags: 0x%llX\n",
+			(unsigned long long)(v & ~known));
+}
+
+static void print_odp_transport(uint64_t v, FILE *out)
+{
+	static const char *const names[] = {
+		"SUPPORT_SEND", "SUPPORT_RECV", "SUPPORT_WRITE", "SUPPORT_READ",
+		"SUPPORT_ATOMIC", "SUPPORT_SRQ",
+	};
+
+	if (!v)
+		fputs(CAPS_INDENT "NO SUPPORT\n", out);
+	else
+		print_bits(v, names, 6, out);
+}
+
+/* supported QP types: bit IBV_QPT_UD (4) and IBV_QPT_RAW_PACKET (8) */
+static void print_qpts(uint64_t v, const char *head, FILE *out)
+{
+	uint64_t unknown = v & ~((1ULL << 8) | (1ULL << 4));
+
+	fprintf(out, "%ssupported_qp:\n", head);
+	if (v & (1ULL << 8))
+		fputs(CAPS_INDENT "SUPPORT_RAW_PACKET\n", out);
+	if (v & (1ULL << 4))
+		fputs(CAPS_INDENT "SUPPORT_UD\n", out);
+	if (unknown)
+		fprintf(out, CAPS_INDENT "Unknown flags: 0x%llX\n",
+			(unsigned long long)unknown);
+}
+
+/* devinfo.c after local_ca_ack_delay: print_odp_caps() through
+ * num_comp_vectors, from the stored ibv_query_device_ex() result */
+static void print_dev_ex(const struct jv *x, FILE *out)
+{
+	static const char *const odp[] = { "ODP_SUPPORT", "ODP_SUPPORT_IMPLICIT" };
+	static const char *const raw[] = {
+		"C-VLAN stripping offload", "Scatter FCS offload",
+		"IP csum offload", "Delay drop",
+	};
+	uint64_t f;
+
+#define U(k) ((unsigned long long)juint(x, k, 0))
+	if (!jget(x, "max_wq_type_rq"))
+		return;
+	fputs("\tgeneral_odp_caps:\n", out);
+	print_bits(U("odp_general_caps"), odp, 2, out);
+	fputs("\trc_odp_caps:\n", out);
+	print_odp_transport(U("odp_rc_caps"), out);
+	fputs("\tuc_odp_caps:\n", out);
+	print_odp_transport(U("odp_uc_caps"), out);
+	fputs("\tud_odp_caps:\n", out);
+	print_odp_transport(U("odp_ud_caps"), out);
+	fputs("\txrc_odp_caps:\n", out);
+	print_odp_transport(U("xrc_odp_caps"), out);
+	if (U("completion_timestamp_mask"))
+		fprintf(out, "\tcompletion timestamp_mask:\t\t\t0x%016llx\n",
+			U("completion_timestamp_mask"));
+	else
+		fputs("\tcompletion_timestamp_mask not supported\n", out);
+	if (U("hca_core_clock"))
+		fprintf(out, "\thca_core_clock:\t\t\t%llukHZ\n",
+			U("hca_core_clock"));
+	else
+		fputs("\tcore clock not supported\n", out);
+	if (U("raw_packet_caps")) {
+		fputs("\traw packet caps:\n", out);
+		print_bits(U("raw_packet_caps") & 0xf, raw, 4, out);
+	}
+	f = U("device_cap_flags_ex");
+	fprintf(out, "\tdevice_cap_flags_ex:\t\t0x%llX\n", (unsigned long long)f);
+	/* only the bits above the 32 of device_cap_flags: RAW_SCATTER_FCS
+	 * (34) and PCI_WRITE_END_PADDING (36) have names */
+	f &= 0xffffffff00000000ULL;
+	if (f & (1ULL << 34))
+		fputs(CAPS_INDENT "RAW_SCATTER_FCS\n", out);
+	if (f & (1ULL << 36))
+		fputs(CAPS_INDENT "PCI_WRITE_END_PADDING\n", out);
+	if (f & ~((1ULL << 34) | (1ULL << 36)))
+		fprintf(out, CAPS_INDENT "Unknown flags: 0x%llX\n",
+			(unsigned long long)(f & ~((1ULL << 34) | (1ULL << 36))));
+	fprintf(out, "\ttso_caps:\n\t\tmax_tso:\t\t\t%d\n",
+		(int)U("tso_max_tso"));
+	if (U("tso_max_tso"))
+		print_qpts(U("tso_supported_qpts"), "\t\t", out);
+	fputs("\trss_caps:\n", out);
+	fprintf(out, "\t\tmax_rwq_indirection_tables:\t\t\t%u\n",
+		(unsigned)U("rss_max_rwq_indirection_tables"));
+	fprintf(out, "\t\tmax_rwq_indirection_table_size:\t\t\t%u\n",
+		(unsigned)U("rss_max_rwq_indirection_table_size"));
+	fprintf(out, "\t\trx_hash_function:\t\t\t\t0x%x\n",
+		(unsigned)U("rss_rx_hash_function"));
+	fprintf(out, "\t\trx_hash_fields_mask:\t\t\t\t0x%llX\n",
+		U("rss_rx_hash_fields_mask"));
+	if (U("rss_supported_qpts"))
+		print_qpts(U("rss_supported_qpts"), "\t\t", out);
+	fprintf(out, "\tmax_wq_type_rq:\t\t\t%u\n", (unsigned)U("max_wq_type_rq"));
+	fputs("\tpacket_pacing_caps:\n", out);
+	fprintf(out, "\t\tqp_rate_limit_min:\t%ukbps\n",
+		(unsigned)U("pp_qp_rate_limit_min"));
+	fprintf(out, "\t\tqp_rate_limit_max:\t%ukbps\n",
+		(unsigned)U("pp_qp_rate_limit_max"));
+	if (U("pp_qp_rate_limit_max"))
+		print_qpts(U("pp_supported_qpts"), "\t\t", out);
+	if (U("tm_max_num_tags")) {
+		fprintf(out, "\tmax_rndv_hdr_size:\t\t%u\n",
+			(unsigned)U("tm_max_rndv_hdr_size"));
+		fprintf(out, "\tmax_num_tags:\t\t\t%u\n",
+			(unsigned)U("tm_max_num_tags"));
+		fprintf(out, "\tmax_ops:\t\t\t%u\n", (unsigned)U("tm_max_ops"));
+		fprintf(out, "\tmax_sge:\t\t\t%u\n", (unsigned)U("tm_max_sge"));
+		fputs("\tflags:\n", out);
+		if (U("tm_flags") & 1)
+			fputs(CAPS_INDENT "IBV_TM_CAP_RC\n", out);
+	} else {
+		fputs("\ttag matching not supported\n", out);
+	}
+	if (U("cq_mod_max_cq_count") && U("cq_mod_max_cq_period")) {
+		fputs("\n\tcq moderation caps:\n", out);
+		fprintf(out, "\t\tmax_cq_count:\t%u\n",
+			(unsigned)U("cq_mod_max_cq_count"));
+		fprintf(out, "\t\tmax_cq_period:\t%u us\n\n",
+			(unsigned)U("cq_mod_max_cq_period"));
+	}
+	if (U("max_dm_size"))
+		fprintf(out, "\tmaximum available device memory:\t%lluBytes\n\n",
+			U("max_dm_size"));
+	fprintf(out, "\tnum_comp_vectors:\t\t%d\n",
+		(int)jint(x, "num_comp_vectors", 0));
+#undef U
+}
+
 /* devinfo.c's print_formated_gid(): v1 (and IB) in full, v2 compressed;
  * the type suffix only on Ethernet; null GIDs (interface id 0) skipped */
 static void print_gid(const struct jv *g, int eth, FILE *out)
@@ -362,8 +510,10 @@ static int print_dev(const struct bundle_r *b, const char *name, int verbose,
 	if (br_line(b, p, board, sizeof(board)) && *board)
 		fprintf(out, "\tboard_id:\t\t\t%s\n", board);
 	fprintf(out, "\tphys_port_cnt:\t\t\t%d\n", (int)n);
-	if (verbose)
+	if (verbose) {
 		print_dev_verbose(d, out);
+		print_dev_ex(jget(v, "device_ex"), out);
+	}
 	ports = jget(v, "ports");
 	for (pn = 1; pn <= n && pn < 256; pn++) {
 		if (want_port && pn != want_port)

@@ -1,8 +1,9 @@
 /* view-ls-infiniband: `ls -la /dev/infiniband` from
  * rdma-collect/devnodes.json (GNU ls column layout: widths from the
- * widest entry, "major, minor" for device nodes).  The JSON has no "."
- * and ".." and no link counts: entries print with 1 link and "total 0"
- * heads the list.  The date is the entry's mtime in UTC, "%b %e %H:%M"
+ * widest entry, "major, minor" for device nodes).  "." and ".." come from
+ * the JSON's "dot" and "dotdot" (older bundles have neither, and no link
+ * counts: 1 is printed); "total 0" heads the list (/dev is a devtmpfs,
+ * where nothing takes blocks).  The date is the entry's mtime in UTC, "%b %e %H:%M"
  * within six months of the bundle's collected_at, else "%b %e  %Y"; a
  * bundle without mtimes (SOURCE_DATE_EPOCH) prints no date column at all. */
 #include <stdio.h>
@@ -60,7 +61,8 @@ int view_ls_infiniband(const struct bundle_r *b, int argc, char **argv,
 	const struct jv *ents = jget(j, "entries");
 	const struct jv **v = NULL;
 	size_t n = jlen(ents), i, k = 0;
-	int uw = 0, gw = 0, majw = 0, minw = 0, sizew = 0, dates = 1, rc = 0;
+	int uw = 0, gw = 0, majw = 0, minw = 0, sizew = 0, lw = 0, dates = 1;
+	int rc = 0;
 	time_t now = parse_rfc3339(jstr(b->manifest, "collected_at"));
 	char buf[64];
 
@@ -78,16 +80,17 @@ int view_ls_infiniband(const struct bundle_r *b, int argc, char **argv,
 		rc = error("%s: /dev/infiniband: %s", b->file, jstr(j, "status"));
 		goto out;
 	}
-	v = calloc(n ? n : 1, sizeof(*v));
+	v = calloc(n + 2, sizeof(*v));
 	if (!v) {
 		rc = error("out of memory");
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		const struct jv *e = jat(ents, i);
+	for (i = 0; i < n + 2; i++) {
+		const struct jv *e = i < 2 ? jget(j, i ? "dotdot" : "dot") :
+				     jat(ents, i - 2);
 		int dev;
 
-		if (!jstr(e, "name"))
+		if (!e || !jstr(e, "name"))
 			continue;
 		v[k++] = e;
 		if (!jget(e, "mtime"))
@@ -96,6 +99,7 @@ int view_ls_infiniband(const struct bundle_r *b, int argc, char **argv,
 		      jstr(e, "type")[0];
 #define W(w, fmt, val) do { int l_ = snprintf(buf, sizeof(buf), fmt, val); \
 			     if (l_ > (w)) (w) = l_; } while (0)
+		W(lw, "%lld", (long long)jint(e, "nlink", 1));
 		W(uw, "%s", jstr(e, "user") ? jstr(e, "user") : "?");
 		W(gw, "%s", jstr(e, "group") ? jstr(e, "group") : "?");
 		if (dev) {
@@ -123,7 +127,8 @@ int view_ls_infiniband(const struct bundle_r *b, int argc, char **argv,
 		else
 			snprintf(sz, sizeof(sz), "%lld",
 				 (long long)jint(e, "size", 0));
-		fprintf(out, "%s 1 %-*s %-*s %*s", m, uw,
+		fprintf(out, "%s %*lld %-*s %-*s %*s", m, lw,
+			(long long)jint(e, "nlink", 1), uw,
 			jstr(e, "user") ? jstr(e, "user") : "?", gw,
 			jstr(e, "group") ? jstr(e, "group") : "?", sizew, sz);
 		if (dates) {

@@ -64,9 +64,10 @@ static void container(struct run *r, struct json *j)
 
 		if (!e || e->type != ENT_FILE)
 			continue;
+		/* an empty file has no data at all (memmem wants a buffer) */
 		if (marks[i].needle &&
-		    !memmem(e->data, e->len, marks[i].needle,
-			    strlen(marks[i].needle)))
+		    (!e->len || !memmem(e->data, e->len, marks[i].needle,
+					strlen(marks[i].needle))))
 			continue;
 		if (!marks[i].kind) {
 			sysd = manifest_file_line(r, marks[i].path);

@@ -62,12 +62,43 @@ static char type_letter(mode_t m)
 	       S_ISLNK(m) ? 'l' : S_ISFIFO(m) ? 'p' : S_ISSOCK(m) ? 's' : '-';
 }
 
+/* one listing line as JSON: an element of "entries" (key NULL) or the
+ * folder's own "dot" / its parent's "dotdot" */
+static void entry_json(struct ctx *c, struct json *j, const char *key,
+		       const char *name, const struct stat *st)
+{
+	char mode[8], user[64], group[64];
+
+	json_obj_open(j, key);
+	json_str(j, "name", name);
+	json_strn(j, "type", (char[]){ type_letter(st->st_mode) }, 1);
+	xsnprintf(mode, sizeof(mode), "%04o", (unsigned)(st->st_mode & 07777));
+	json_str(j, "mode", mode);
+	json_uint(j, "nlink", st->st_nlink);
+	json_uint(j, "uid", st->st_uid);
+	json_uint(j, "gid", st->st_gid);
+	id_name(c, "/etc/passwd", st->st_uid, user, sizeof(user));
+	id_name(c, "/etc/group", st->st_gid, group, sizeof(group));
+	json_str(j, "user", user);
+	json_str(j, "group", group);
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) {
+		json_uint(j, "major", major(st->st_rdev));
+		json_uint(j, "minor", minor(st->st_rdev));
+	} else {
+		json_uint(j, "size", (uint64_t)st->st_size);
+	}
+	if (!getenv("SOURCE_DATE_EPOCH"))
+		json_int(j, "mtime", (int64_t)st->st_mtime);
+	json_obj_close(j);
+}
+
 static int collect(struct ctx *c)
 {
 	const char *dir = "/dev/infiniband";
 	struct buf out = BUF_INIT;
-	char **names = NULL, p[512], mode[8], user[64], group[64];
+	char **names = NULL, p[512];
 	struct json j;
+	struct stat st;
 	int n, i, res = SRC_OK;
 
 	if (ctx_is_root(c)) {
@@ -92,33 +123,18 @@ static int collect(struct ctx *c)
 		      n == -EACCES ? SRC_DENIED : SRC_ERROR;
 	} else {
 		json_str(&j, "status", "ok");
+		/* ls -la's "." and ".." lines */
+		if (!ctx_lstat(c, dir, &st))
+			entry_json(c, &j, "dot", ".", &st);
+		if (!ctx_lstat(c, "/dev", &st))
+			entry_json(c, &j, "dotdot", "..", &st);
 	}
 	json_arr_open(&j, "entries");
 	for (i = 0; i < n; i++) {
-		struct stat st;
-
 		xsnprintf(p, sizeof(p), "%s/%s", dir, names[i]);
 		if (ctx_lstat(c, p, &st) < 0)
 			continue;
-		json_obj_open(&j, NULL);
-		json_str(&j, "name", names[i]);
-		json_strn(&j, "type", (char[]){ type_letter(st.st_mode) }, 1);
-		xsnprintf(mode, sizeof(mode), "%04o",
-			  (unsigned)(st.st_mode & 07777));
-		json_str(&j, "mode", mode);
-		json_uint(&j, "uid", st.st_uid);
-		json_uint(&j, "gid", st.st_gid);
-		id_name(c, "/etc/passwd", st.st_uid, user, sizeof(user));
-		id_name(c, "/etc/group", st.st_gid, group, sizeof(group));
-		json_str(&j, "user", user);
-		json_str(&j, "group", group);
-		if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
-			json_uint(&j, "major", major(st.st_rdev));
-			json_uint(&j, "minor", minor(st.st_rdev));
-		}
-		if (!getenv("SOURCE_DATE_EPOCH"))
-			json_int(&j, "mtime", (int64_t)st.st_mtime);
-		json_obj_close(&j);
+		entry_json(c, &j, NULL, names[i], &st);
 	}
 	json_arr_close(&j);
 	json_obj_close(&j);

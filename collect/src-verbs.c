@@ -304,9 +304,37 @@ static void device_ex_json(struct json *j, struct ibv_context *ctx,
 		  ax.completion_timestamp_mask);
 	json_uint(j, "hca_core_clock", ax.hca_core_clock);
 	json_uint(j, "odp_general_caps", ax.odp_caps.general_caps);
+	json_uint(j, "odp_rc_caps", ax.odp_caps.per_transport_caps.rc_odp_caps);
+	json_uint(j, "odp_uc_caps", ax.odp_caps.per_transport_caps.uc_odp_caps);
+	json_uint(j, "odp_ud_caps", ax.odp_caps.per_transport_caps.ud_odp_caps);
+	json_uint(j, "xrc_odp_caps", ax.xrc_odp_caps);
 	json_uint(j, "raw_packet_caps", ax.raw_packet_caps);
 	json_uint(j, "max_dm_size", ax.max_dm_size);
 	json_uint(j, "phys_port_cnt_ex", ax.phys_port_cnt_ex);
+	/* the rest of what ibv_devinfo -v prints after local_ca_ack_delay */
+	json_uint(j, "tso_max_tso", ax.tso_caps.max_tso);
+	json_uint(j, "tso_supported_qpts", ax.tso_caps.supported_qpts);
+	json_uint(j, "rss_supported_qpts", ax.rss_caps.supported_qpts);
+	json_uint(j, "rss_max_rwq_indirection_tables",
+		  ax.rss_caps.max_rwq_indirection_tables);
+	json_uint(j, "rss_max_rwq_indirection_table_size",
+		  ax.rss_caps.max_rwq_indirection_table_size);
+	json_uint(j, "rss_rx_hash_fields_mask", ax.rss_caps.rx_hash_fields_mask);
+	json_uint(j, "rss_rx_hash_function", ax.rss_caps.rx_hash_function);
+	json_uint(j, "max_wq_type_rq", ax.max_wq_type_rq);
+	json_uint(j, "pp_qp_rate_limit_min",
+		  ax.packet_pacing_caps.qp_rate_limit_min);
+	json_uint(j, "pp_qp_rate_limit_max",
+		  ax.packet_pacing_caps.qp_rate_limit_max);
+	json_uint(j, "pp_supported_qpts", ax.packet_pacing_caps.supported_qpts);
+	json_uint(j, "tm_max_rndv_hdr_size", ax.tm_caps.max_rndv_hdr_size);
+	json_uint(j, "tm_max_num_tags", ax.tm_caps.max_num_tags);
+	json_uint(j, "tm_flags", ax.tm_caps.flags);
+	json_uint(j, "tm_max_ops", ax.tm_caps.max_ops);
+	json_uint(j, "tm_max_sge", ax.tm_caps.max_sge);
+	json_uint(j, "cq_mod_max_cq_count", ax.cq_mod_caps.max_cq_count);
+	json_uint(j, "cq_mod_max_cq_period", ax.cq_mod_caps.max_cq_period);
+	json_int(j, "num_comp_vectors", ctx->num_comp_vectors);
 	json_obj_close(j);
 }
 
