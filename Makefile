@@ -3,6 +3,7 @@
 #   make              build both programs in build/
 #   make check        build with -fsanitize=address,undefined -Werror in
 #                     build-check/ and run every test (tests/run.sh)
+#   make check-vm     only the Soft-RoCE guests under qemu (tests/vm/)
 #   make bench        speed, memory and size figures (tests/bench.sh,
 #                     tests/bench-fabric.sh, tests/bench-analyze.sh)
 #   make install      PREFIX=/usr/local DESTDIR=
@@ -118,6 +119,10 @@ check:
 		EXTRA_CFLAGS="$(SAN_FLAGS) -Werror -O1 -g" tests
 	$(Q)UPDATE=$(UPDATE) TESTS="$(TESTS)" tests/run.sh $(CHECK_BUILD)
 
+# only the Soft-RoCE guests under qemu (tests/cli/vm.sh, tests/vm/)
+check-vm:
+	$(Q)$(MAKE) --no-print-directory check TESTS=vm
+
 bench: all $(TOOL_BIN)
 	$(Q)tests/bench.sh $(BUILD)
 	$(Q)tests/bench-fabric.sh $(BUILD)
@@ -153,6 +158,6 @@ install: all
 clean:
 	rm -rf build build-check
 
-.PHONY: all tests check bench demo samples install clean
+.PHONY: all tests check check-vm bench demo samples install clean
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
