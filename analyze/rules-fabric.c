@@ -135,28 +135,51 @@ static void end_text(struct buf *b, const struct end *e)
 }
 
 /* compare a link's active width and speed with the best both ends support
- * and enable; 1 (with what in out) when it runs below */
-static int degraded(const struct end *a, const struct end *z, char *out,
-		    size_t n)
+ * and enable: below it, the link trained down (a bad lane, cable or
+ * connector): critical.  At it, but one end enables less than the other
+ * enables and both support, the link is held down by that end's
+ * configuration: a warning naming the end.  (Both ends enabling less than
+ * they support is a fabric-wide choice, not a fault.)  Returns the
+ * severity, 0 when the link is at its best, with what in out. */
+static int degraded(const struct end *a, const struct end *z,
+		    const char *aname, const char *zname, char *out, size_t n)
 {
-	int wbest, wact, sbest, sact;
-	int64_t xa, xz;
+	int wbest, wact, sbest, sact, wa, wz, sa, sz;
+	int64_t xa, xz, xsa, xsz;
 
 	if (a->state != 4 || z->state != 4 || a->w_en < 0 || a->w_sup < 0 ||
 	    z->w_en < 0 || z->w_sup < 0 || a->w_act <= 0 || a->s_act <= 0)
 		return 0;
 	wbest = widest(a->w_en & a->w_sup & z->w_en & z->w_sup);
 	wact = width_lanes(a->w_act);
-	xa = a->x_en > 0 && a->x_sup > 0 ? a->x_en & a->x_sup : 0;
-	xz = z->x_en > 0 && z->x_sup > 0 ? z->x_en & z->x_sup : 0;
+	xsa = a->x_sup > 0 ? a->x_sup : 0;
+	xsz = z->x_sup > 0 ? z->x_sup : 0;
+	xa = a->x_en > 0 ? a->x_en & xsa : 0;
+	xz = z->x_en > 0 ? z->x_en & xsz : 0;
 	sbest = fastest(a->s_en & a->s_sup & z->s_en & z->s_sup, xa & xz);
 	sact = a->x_act > 0 ? fastest(0, a->x_act) : fastest(a->s_act, 0);
-	if (!wbest || !wact || !sbest || !sact ||
-	    (wact >= wbest && sact >= sbest))
+	if (!wbest || !wact || !sbest || !sact)
 		return 0;
-	snprintf(out, n, "%dX %s where both ends support and enable %dX %s",
-		 wact, speed_names[sact], wbest, speed_names[sbest]);
-	return 1;
+	if (wact < wbest || sact < sbest) {
+		snprintf(out, n, "%dX %s where both ends support and enable "
+			 "%dX %s", wact, speed_names[sact], wbest,
+			 speed_names[sbest]);
+		return SEV_CRITICAL;
+	}
+	/* the best each end enables of what both support */
+	wa = widest(a->w_en & a->w_sup & z->w_sup);
+	wz = widest(z->w_en & z->w_sup & a->w_sup);
+	sa = fastest(a->s_en & a->s_sup & z->s_sup, xa & xsz);
+	sz = fastest(z->s_en & z->s_sup & a->s_sup, xz & xsa);
+	if (wact >= (wa > wz ? wa : wz) && sact >= (sa > sz ? sa : sz))
+		return 0;
+	snprintf(out, n, "%dX %s: %s enables only %dX %s while %s enables "
+		 "%dX %s and both support it", wact, speed_names[sact],
+		 wa * 16 + sa < wz * 16 + sz ? aname : zname,
+		 wa < wz ? wa : wz, speed_names[sa < sz ? sa : sz],
+		 wa * 16 + sa < wz * 16 + sz ? zname : aname,
+		 wa > wz ? wa : wz, speed_names[sa > sz ? sa : sz]);
+	return SEV_WARNING;
 }
 
 /* LINK_DEGRADED from the mad documents: each IB port and its peer */
@@ -174,17 +197,21 @@ static void degraded_mad(struct rctx *rc)
 
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct end a, z;
-		char what[160], comp[80];
+		char what[1200], comp[80], peer[320];
 		struct buf ev = BUF_INIT;
 		int64_t fid;
+		int sev;
 
 		end_read(st, 7, &a);
 		end_read(st, 17, &z);
-		if (!degraded(&a, &z, what, sizeof(what)))
-			continue;
 		snprintf(comp, sizeof(comp), "%s:%" PRId64, col(st, 1),
 			 icol(st, 2));
-		fid = finding_add(rc, sqlite3_column_int64(st, 0), -1, comp,
+		snprintf(peer, sizeof(peer), "%s port %" PRId64, col(st, 4),
+			 icol(st, 6));
+		sev = degraded(&a, &z, comp, peer, what, sizeof(what));
+		if (!sev)
+			continue;
+		fid = finding_add(rc, sqlite3_column_int64(st, 0), sev, comp,
 				  "link of %s to %s port %" PRId64 " (%s) runs %s",
 				  comp, col(st, 4), icol(st, 6), col(st, 5), what);
 		buf_addf(&ev, "local.portinfo: ");
@@ -227,18 +254,20 @@ static void degraded_fabric(struct rctx *rc)
 
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct end a, z;
-		char what[160], an[320], zn[320], comp[700];
+		char what[1200], an[320], zn[320], comp[700];
 		struct buf ev = BUF_INIT;
 		int64_t fid;
+		int sev;
 
 		end_read(st, 7, &a);
 		end_read(st, 17, &z);
-		if (!degraded(&a, &z, what, sizeof(what)))
-			continue;
 		port_name(an, sizeof(an), col(st, 3), col(st, 1), icol(st, 2));
 		port_name(zn, sizeof(zn), col(st, 6), col(st, 4), icol(st, 5));
+		sev = degraded(&a, &z, an, zn, what, sizeof(what));
+		if (!sev)
+			continue;
 		snprintf(comp, sizeof(comp), "%s <-> %s", an, zn);
-		fid = finding_add(rc, sqlite3_column_int64(st, 0), -1, comp,
+		fid = finding_add(rc, sqlite3_column_int64(st, 0), sev, comp,
 				  "link %s (%s:%" PRId64 " - %s:%" PRId64
 				  ") runs %s", comp, col(st, 1), icol(st, 2),
 				  col(st, 4), icol(st, 5), what);
