@@ -15,6 +15,7 @@ int view_limits(const struct bundle_r *b, int argc, char **argv, FILE *out);
 int view_lspci(const struct bundle_r *b, int argc, char **argv, FILE *out);
 int view_lsmod(const struct bundle_r *b, int argc, char **argv, FILE *out);
 int view_ls_infiniband(const struct bundle_r *b, int argc, char **argv, FILE *out);
+int view_rdma(const struct bundle_r *b, int argc, char **argv, FILE *out);
 int view_sminfo(const struct bundle_r *b, int argc, char **argv, FILE *out);
 int view_perfquery(const struct bundle_r *b, int argc, char **argv, FILE *out);
 int view_iblinkinfo(const struct bundle_r *b, int argc, char **argv, FILE *out);
@@ -34,6 +35,7 @@ const struct view views[] = {
 	{ "lspci", "[BDF]", "PCIe link and ACS lines of the HCAs, GPUs and bridges as lspci -vvv", view_lspci },
 	{ "lsmod", "", "loaded modules as lsmod (users from /proc/modules)", view_lsmod },
 	{ "ls-infiniband", "", "/dev/infiniband as ls -la /dev/infiniband", view_ls_infiniband },
+	{ "rdma", "link [show [DEV[/PORT]]]", "RDMA ports as iproute2's rdma link show (sysfs)", view_rdma },
 	{ "sminfo", "[-C CA] [-P PORT]", "the master SM as sminfo (mad source: SMInfo)", view_sminfo },
 	{ "perfquery", "[-x] [-C CA] [-P PORT] [LID [PORT]]", "PMA port counters as perfquery: the local port, its peer switch port (mad) or any port of the fabric scan", view_perfquery },
 	{ "iblinkinfo", "[-d] [-l] [--switches-only|--cas-only]", "every link as iblinkinfo (fabric scan; else the local links from the mad source)", view_iblinkinfo },
