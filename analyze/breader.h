@@ -34,6 +34,13 @@ struct br_entry {
 	int type;
 };
 
+/* the last folder br_get resolved (one bundle is read by one thread) */
+struct br_cache {
+	int ok;
+	char dir[1024];
+	char real[1024];
+};
+
 struct bundle_r {
 	char *file;		/* as given */
 	char sha256[65];	/* of the compressed bytes: the bundle's identity */
@@ -46,6 +53,7 @@ struct bundle_r {
 	size_t ignored;		/* unsafe or unsupported entries skipped */
 	char *tar;		/* the decompressed tar: entries point into it */
 	size_t tarlen;
+	struct br_cache *cache;
 	char **arena;		/* entries that needed their own copy */
 	size_t narena;
 };

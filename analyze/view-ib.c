@@ -358,6 +358,9 @@ void ib_fabric_release(struct ib_fabric *f)
 	free(f->by_guid);
 	free(f->by_lid);
 	jfree(f->doc);
+	for (i = 0; i < f->nmads; i++)
+		jfree(f->mads[i]);
+	free(f->mads);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -542,8 +545,6 @@ int ib_fabric_from_mad(const struct bundle_r *b, struct ib_fabric *f)
 	const char **names;
 	char path[512];
 	size_t n = ib_mad_docs(b, &names), i;
-	struct jv *arr;
-
 	memset(f, 0, sizeof(*f));
 	if (!n) {
 		free(names);
@@ -551,11 +552,8 @@ int ib_fabric_from_mad(const struct bundle_r *b, struct ib_fabric *f)
 			     "InfiniBand port, or neither the mad source nor "
 			     "--fabric ran)", b->file);
 	}
-	/* the documents live as long as the fabric: an array owns them */
-	arr = xcalloc(1, sizeof(*arr));
-	arr->t = J_ARR;
-	arr->v = xcalloc(n, sizeof(*arr->v));
-	f->doc = arr;
+	/* the documents live as long as the fabric, which frees them */
+	f->mads = xcalloc(n, sizeof(*f->mads));
 	f->node = xcalloc(2 * n, sizeof(*f->node));
 	for (i = 0; i < n; i++) {
 		const struct jv *loc, *peer;
@@ -567,9 +565,7 @@ int ib_fabric_from_mad(const struct bundle_r *b, struct ib_fabric *f)
 		d = br_json(b, path);
 		if (!d)
 			continue;
-		arr->v[arr->n++] = *d;	/* the tree moves into the array */
-		free(d);
-		d = &arr->v[arr->n - 1];
+		f->mads[f->nmads++] = d;
 		loc = jget(d, "local");
 		peer = jget(d, "peer");
 		ln = mad_node(f, jget(loc, "nodeinfo"), jstr(loc, "node_desc"));

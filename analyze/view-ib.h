@@ -78,7 +78,9 @@ struct ib_node {
 };
 
 struct ib_fabric {
-	struct jv *doc;
+	struct jv *doc;		/* the fabric scan */
+	struct jv **mads;	/* or the mad documents */
+	size_t nmads;
 	struct ib_node *node;	/* in the stored order (libibnetdisc's) */
 	size_t n;
 	const char *status, *reason;

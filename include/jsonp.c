@@ -1,6 +1,7 @@
 /* jsonp: JSON parser (see jsonp.h) */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +10,71 @@
 #include "jsonp.h"
 #include "log.h"
 
+/* A document lives in one arena: a list of chunks that jfree() drops at
+ * once.  Members of an array or object are gathered on the parser's stack
+ * and copied to the arena when the container closes, so nothing is ever
+ * reallocated in it.  (One malloc per value made parsing and freeing the
+ * ethtool documents most of the load time.) */
+struct chunk {
+	struct chunk *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+struct jdoc {
+	struct chunk *chunks;
+	struct jv root;
+};
+
 struct parser {
 	const char *p, *end;
 	char *err;
 	size_t errlen;
 	int failed;
+	struct jdoc *doc;
+	struct jv *stk;		/* members of the open containers */
+	char **kstk;		/* their keys (objects) */
+	size_t top, alloc;
+	struct buf sb;		/* a string being unescaped */
 };
+
+#define CHUNK (64u << 10)
+
+static void *aalloc(struct parser *ps, size_t n)
+{
+	struct chunk *c = ps->doc->chunks;
+	void *r;
+
+	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
+		sizeof(max_align_t);
+	if (!c || c->size - c->used < n) {
+		size_t sz = n > CHUNK / 4 ? n : CHUNK;
+
+		c = xmalloc(sizeof(*c) + sz);
+		c->size = sz;
+		c->used = 0;
+		if (n > CHUNK / 4 && ps->doc->chunks) {
+			/* a big one: behind the current chunk, which goes on */
+			c->next = ps->doc->chunks->next;
+			ps->doc->chunks->next = c;
+		} else {
+			c->next = ps->doc->chunks;
+			ps->doc->chunks = c;
+		}
+	}
+	r = (char *)c->data + c->used;
+	c->used += n;
+	return r;
+}
+
+static char *adup(struct parser *ps, const char *s, size_t n)
+{
+	char *d = aalloc(ps, n + 1);
+
+	memcpy(d, s, n);
+	d[n] = 0;
+	return d;
+}
 
 static void fail(struct parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -88,9 +148,22 @@ static int hex4(struct parser *ps, unsigned *cp)
 
 static char *string(struct parser *ps, size_t *len)
 {
-	struct buf b = BUF_INIT;
+	struct buf *bp = &ps->sb;
+	const char *q;
 
 	ps->p++;	/* the quote */
+	/* most strings have no escape: straight into the arena */
+	for (q = ps->p; q < ps->end && *q != '"' && *q != '\\' &&
+	     (unsigned char)*q >= 0x20; q++)
+		;
+	if (q < ps->end && *q == '"') {
+		*len = (size_t)(q - ps->p);
+		ps->p = q + 1;
+		return adup(ps, q - *len, *len);
+	}
+	bp->len = 0;
+	if (bp->buf)
+		bp->buf[0] = 0;
 	while (ps->p < ps->end && *ps->p != '"') {
 		const char *run = ps->p;
 		unsigned char c;
@@ -100,7 +173,7 @@ static char *string(struct parser *ps, size_t *len)
 		       (unsigned char)*ps->p >= 0x20)
 			ps->p++;
 		if (ps->p > run) {
-			buf_add(&b, run, (size_t)(ps->p - run));
+			buf_add(bp, run, (size_t)(ps->p - run));
 			continue;
 		}
 		c = (unsigned char)*ps->p++;
@@ -110,19 +183,19 @@ static char *string(struct parser *ps, size_t *len)
 			goto bad;
 		}
 		if (c != '\\') {
-			buf_addch(&b, c);
+			buf_addch(bp, c);
 			continue;
 		}
 		if (ps->p >= ps->end)
 			break;
 		c = (unsigned char)*ps->p++;
 		switch (c) {
-		case '"': case '\\': case '/': buf_addch(&b, c); break;
-		case 'b': buf_addch(&b, '\b'); break;
-		case 'f': buf_addch(&b, '\f'); break;
-		case 'n': buf_addch(&b, '\n'); break;
-		case 'r': buf_addch(&b, '\r'); break;
-		case 't': buf_addch(&b, '\t'); break;
+		case '"': case '\\': case '/': buf_addch(bp, c); break;
+		case 'b': buf_addch(bp, '\b'); break;
+		case 'f': buf_addch(bp, '\f'); break;
+		case 'n': buf_addch(bp, '\n'); break;
+		case 'r': buf_addch(bp, '\r'); break;
+		case 't': buf_addch(bp, '\t'); break;
 		case 'u': {
 			unsigned cp, lo;
 
@@ -141,7 +214,7 @@ static char *string(struct parser *ps, size_t *len)
 			} else if (cp >= 0xd800 && cp <= 0xdfff) {
 				cp = 0xfffd;
 			}
-			put_utf8(&b, cp);
+			put_utf8(bp, cp);
 			break;
 		}
 		default:
@@ -154,27 +227,45 @@ static char *string(struct parser *ps, size_t *len)
 		goto bad;
 	}
 	ps->p++;
-	return buf_detach(&b, len);
+	*len = bp->len;
+	return adup(ps, bp->buf ? bp->buf : "", bp->len);
 bad:
-	buf_release(&b);
 	return NULL;
 }
 
 static void value(struct parser *ps, struct jv *v, int depth);
 
-static void grow(struct jv *v, size_t *alloc, int obj)
+static void push(struct parser *ps)
 {
-	if (v->n < *alloc)
-		return;
-	*alloc = *alloc ? *alloc * 2 : 8;
-	v->v = xrealloc(v->v, *alloc * sizeof(*v->v));
-	if (obj)
-		v->k = xrealloc(v->k, *alloc * sizeof(*v->k));
+	if (ps->top == ps->alloc) {
+		ps->alloc = ps->alloc ? ps->alloc * 2 : 256;
+		ps->stk = xrealloc(ps->stk, ps->alloc * sizeof(*ps->stk));
+		ps->kstk = xrealloc(ps->kstk, ps->alloc * sizeof(*ps->kstk));
+	}
+	memset(&ps->stk[ps->top], 0, sizeof(ps->stk[ps->top]));
+	ps->kstk[ps->top] = NULL;
+	ps->top++;
+}
+
+/* the members gathered since base become v's, in the arena */
+static void close_container(struct parser *ps, struct jv *v, size_t base,
+			    int obj)
+{
+	v->n = ps->top - base;
+	if (v->n) {
+		v->v = aalloc(ps, v->n * sizeof(*v->v));
+		memcpy(v->v, ps->stk + base, v->n * sizeof(*v->v));
+		if (obj) {
+			v->k = aalloc(ps, v->n * sizeof(*v->k));
+			memcpy(v->k, ps->kstk + base, v->n * sizeof(*v->k));
+		}
+	}
+	ps->top = base;
 }
 
 static void container(struct parser *ps, struct jv *v, int depth, int obj)
 {
-	size_t alloc = 0;
+	size_t base = ps->top;
 
 	ps->p++;
 	v->t = obj ? J_OBJ : J_ARR;
@@ -184,34 +275,35 @@ static void container(struct parser *ps, struct jv *v, int depth, int obj)
 		return;
 	}
 	for (;;) {
+		struct jv m;
+
 		ws(ps);
-		grow(v, &alloc, obj);
-		memset(&v->v[v->n], 0, sizeof(v->v[v->n]));
+		push(ps);
 		if (obj) {
 			size_t kl;
+			char *k;
 
-			v->k[v->n] = NULL;
 			if (ps->p >= ps->end || *ps->p != '"') {
 				fail(ps, "expected a key");
-				return;
+				break;
 			}
-			v->k[v->n] = string(ps, &kl);
-			if (!v->k[v->n]) {
-				v->n++;
-				return;
-			}
+			k = string(ps, &kl);
+			if (!k)
+				break;
+			ps->kstk[ps->top - 1] = k;
 			ws(ps);
 			if (ps->p >= ps->end || *ps->p != ':') {
-				v->n++;
 				fail(ps, "expected ':'");
-				return;
+				break;
 			}
 			ps->p++;
 		}
-		value(ps, &v->v[v->n], depth + 1);
-		v->n++;
+		/* value() may push (and pop) members of its own: parse into
+		 * a local, then store it in this member's slot */
+		value(ps, &m, depth + 1);
+		ps->stk[ps->top - 1] = m;
 		if (ps->failed)
-			return;
+			break;
 		ws(ps);
 		if (ps->p < ps->end && *ps->p == ',') {
 			ps->p++;
@@ -219,11 +311,12 @@ static void container(struct parser *ps, struct jv *v, int depth, int obj)
 		}
 		if (ps->p < ps->end && *ps->p == (obj ? '}' : ']')) {
 			ps->p++;
-			return;
+			break;
 		}
 		fail(ps, "expected ',' or '%c'", obj ? '}' : ']');
-		return;
+		break;
 	}
+	close_container(ps, v, base, obj);
 }
 
 static void value(struct parser *ps, struct jv *v, int depth)
@@ -274,21 +367,36 @@ static void value(struct parser *ps, struct jv *v, int depth)
 			return;
 		}
 		v->t = J_NUM;
-		v->s = xstrndup(s, (size_t)(ps->p - s));
+		v->s = adup(ps, s, (size_t)(ps->p - s));
 	} else {
 		fail(ps, "unexpected character '%c'", *s);
 	}
 }
 
+static void drop(struct jdoc *d)
+{
+	struct chunk *c, *n;
+
+	for (c = d->chunks; c; c = n) {
+		n = c->next;
+		free(c);
+	}
+	free(d);
+}
+
 struct jv *jparse(const char *text, size_t len, char *err, size_t errlen)
 {
-	struct parser ps = { text, text + len, err, errlen, 0 };
-	struct jv *v = xcalloc(1, sizeof(*v));
+	struct parser ps = { text, text + len, err, errlen, 0, NULL, NULL,
+			     NULL, 0, 0, BUF_INIT };
 
-	value(&ps, v, 0);
+	ps.doc = xcalloc(1, sizeof(*ps.doc));
+	value(&ps, &ps.doc->root, 0);
 	ws(&ps);
 	if (!ps.failed && ps.p != ps.end)
 		fail(&ps, "trailing bytes after the value");
+	free(ps.stk);
+	free(ps.kstk);
+	buf_release(&ps.sb);
 	if (ps.failed) {
 		if (err && errlen) {
 			size_t used = strlen(err);
@@ -296,34 +404,17 @@ struct jv *jparse(const char *text, size_t len, char *err, size_t errlen)
 			snprintf(err + used, errlen - used, " at byte %zu",
 				 (size_t)(ps.p - text));
 		}
-		jfree(v);
+		drop(ps.doc);
 		return NULL;
 	}
-	return v;
+	return &ps.doc->root;
 }
 
-static void release(struct jv *v)
-{
-	size_t i;
-
-	if (v->t == J_ARR || v->t == J_OBJ) {
-		for (i = 0; i < v->n; i++) {
-			release(&v->v[i]);
-			if (v->k)
-				free(v->k[i]);
-		}
-		free(v->v);
-		free(v->k);
-	}
-	free(v->s);
-}
-
+/* only what jparse() returned: the root of its document */
 void jfree(struct jv *v)
 {
-	if (!v)
-		return;
-	release(v);
-	free(v);
+	if (v)
+		drop((struct jdoc *)((char *)v - offsetof(struct jdoc, root)));
 }
 
 struct jv *jget(const struct jv *obj, const char *key)

@@ -2,9 +2,10 @@
  * of bundles (hostile input: depth, size and count limits, every error a
  * message, never a crash).
  *
- * Ownership: jparse() returns a tree freed with jfree(); every pointer
- * into it dies with it.  Accessors accept NULL and return NULL/defaults,
- * so lookups chain: jstr(jget(root, "drvinfo"), "driver").
+ * Ownership: jparse() returns a tree freed with jfree() (on that root
+ * only: the document is one arena); every pointer into it dies with it.
+ * Accessors accept NULL and return NULL/defaults, so lookups chain:
+ * jstr(jget(root, "drvinfo"), "driver").
  */
 #ifndef RDMA_JSONP_H
 #define RDMA_JSONP_H
