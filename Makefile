@@ -28,7 +28,7 @@ WARN       := -std=c11 -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
 ALL_CFLAGS = $(WARN) $(FILE_WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(PKG_CFLAGS) -Iinclude \
               -D_GNU_SOURCE -DVERSION=\"$(VERSION)\" -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_LDFLAGS)
-LIBS       := $(PKG_LIBS) -ldl
+LIBS       := $(PKG_LIBS) -ldl -lm
 
 ifeq ($(V),1)
 Q :=
