@@ -1,0 +1,449 @@
+#!/usr/bin/env python3
+"""eval.py: the measured accuracy of `rdma-analyze pairs` (issue 7).
+
+  eval.py --build DIR [--cache DIR] [--cases N] [--seed S]
+          [--fabrics 32x1,128x2,...] [--engines minhop,updn,ftree]
+          [--methods best,tomography] [--speed] [--json FILE]
+
+For each fabric (tests/pairs-eval/topo.py: a 2-level fat tree of HOSTS hosts
+with RAILS HCAs each) and opensm routing engine, capture.sh makes one bundle
+with rdma-collect --fabric on ibsim (cached); it is loaded into a database
+once.  Then N random cases, each: 1 to 3 faults drawn from the fabric's real
+components (host cables, switch ports, inter-switch links, hosts), hard
+(every pair crossing one fails) or flaky (each crossing test fails with the
+fault's own rate), a coverage (every ordered pair of every rail, a random
+20% of them, or the ring neighbours an NCCL ring tests) and a noise rate
+(0, 1% or 5% of outcomes flipped).  Each pair's outcome comes from the
+ground truth and the routes the scanned LFTs give in both directions
+(fabric.py); the results go to a CSV, `rdma-analyze pairs` localizes with
+each method, and the answer is scored.
+
+Scoring: an answer is right when it names a component that no pair test
+could tell from the fault (crossed by exactly the same pairs of the
+fabric: a host's only cable and the host, a cable and its directions).
+  top-1       the first suspect is one of the faults
+  precision   distinct faults among the first k suspects / suspects
+              reported among the first k (k = the number of faults),
+              summed over the cases of a row
+  recall      distinct faults among the first k suspects / faults
+  found-all   every fault is among the suspects or their alternatives
+  split       of the cases whose answer is ambiguous, those with a
+              suggested next pair test
+Deterministic for a seed: case i uses its own generator, seeded with
+(seed, i).  The row of case i is i modulo the number of rows, so every row
+of the table gets the same number of cases.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fabric  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAULT_KINDS = ("cable", "port", "isl", "host")
+COVERAGES = ("all", "20%", "ring")
+NOISES = (0.0, 0.01, 0.05)
+MODES = ("hard", "flaky")
+ROWS = [(k, cov, noise, mode) for k in (1, 2, 3) for cov in COVERAGES
+        for noise in NOISES for mode in MODES]
+# host counts are drawn with these weights: the large fabrics cost seconds
+# a case, the small ones milliseconds
+SIZE_WEIGHT = {32: 4, 64: 3, 128: 3, 256: 2, 512: 1}
+
+
+# --- the fabrics ---
+class Setup:
+    """one fabric x routing engine: its bundle, database and model"""
+
+    def __init__(self, args, hosts, rails, engine, tmp):
+        self.hosts, self.rails, self.engine = hosts, rails, engine
+        self.name = "%dx%d-%s" % (hosts, rails, engine)
+        rc = os.path.join(args.build, "rdma-collect")
+        out = subprocess.run(["sh", os.path.join(HERE, "capture.sh"), rc,
+                              str(hosts), str(rails), engine, args.cache],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             universal_newlines=True)
+        if out.returncode:
+            raise RuntimeError("capture %s: %s" % (self.name, out.stderr.strip()))
+        self.bundle = out.stdout.strip()
+        self.db = os.path.join(tmp, self.name + ".db")
+        load = subprocess.run([args.ra, "load", "--db", self.db, self.bundle],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True)
+        if load.returncode:
+            raise RuntimeError("load %s: %s" % (self.name, load.stdout.strip()))
+        self.fab = fabric.Fabric(self.bundle)
+        self.fab.build_index()
+        self.sig = self.fab.signatures()
+        self.cand = {kind: self.candidates(kind) for kind in FAULT_KINDS}
+
+    def candidates(self, kind):
+        f = self.fab
+        if kind == "cable":
+            return f.links("cable")
+        if kind == "isl":
+            return f.links("isl")
+        if kind == "host":
+            return [f.node_comp[h] for h in f.hosts]
+        # a switch port: its transmitter, one direction of its cable
+        return [c for c in f.halves("cable") + f.halves("isl")
+                if f.nodes[f.comp_ends[c][0][0]]["type"] == 2]
+
+    def ep_name(self, host, rail):
+        """how the CSV names one end of a test"""
+        if self.rails == 1:
+            return host
+        return "%s mlx5_%d" % (host, rail)
+
+
+# --- one case ---
+def tests_of(setup, cov, rng):
+    """the directed tests of a coverage: (host index, host index, rail)"""
+    n = len(setup.fab.hosts)
+    out = []
+    for r in range(len(setup.fab.rails)):
+        if cov == "ring":
+            # an NCCL ring over the job's hosts in rank order: each
+            # rank sends to the next
+            out += [(i, (i + 1) % n, r) for i in range(n)]
+            continue
+        for a in range(n):
+            for b in range(n):
+                if a != b and (cov == "all" or rng.random() < 0.2):
+                    out.append((a, b, r))
+    return out
+
+
+def make_case(setup, row, rng):
+    """faults, tests and their outcomes of one case"""
+    k, cov, noise, mode = row
+    f = setup.fab
+    tests = tests_of(setup, cov, rng)
+    tested = {f.pair_id(a, b, r) for a, b, r in tests}
+    faults = []
+    for _ in range(1000):
+        faults = []
+        while len(faults) < k:
+            c = rng.choice(setup.cand[rng.choice(FAULT_KINDS)])
+            if all(setup.sig[c] != setup.sig[x] for x in faults):
+                faults.append(c)
+        # a fault no tested pair crosses cannot be seen by any method
+        if all(tested.intersection(f.crossing[c]) for c in faults):
+            break
+    else:
+        raise RuntimeError("%s: no detectable faults for %s" % (setup.name, row))
+    rate = {c: 1.0 if mode == "hard" else rng.uniform(0.2, 0.8) for c in faults}
+    crossing = {c: set(f.crossing[c]) for c in faults}
+    outcome = []
+    for a, b, r in tests:
+        p = f.pair_id(a, b, r)
+        bad = any(p in crossing[c] and rng.random() < rate[c] for c in faults)
+        outcome.append(bad)
+    # a flaky fault that failed no test is not a fault anyone reports:
+    # one test crossing it fails
+    for c in faults:
+        hit = [i for i, (a, b, r) in enumerate(tests)
+               if f.pair_id(a, b, r) in crossing[c]]
+        if not any(outcome[i] for i in hit):
+            outcome[rng.choice(hit)] = True
+    truth = list(outcome)
+    for i in range(len(outcome)):
+        if rng.random() < noise:
+            outcome[i] = not outcome[i]
+    return {"faults": faults, "tests": tests, "outcome": outcome,
+            "truth": truth, "rate": rate}
+
+
+def write_csv(setup, case, path):
+    f = setup.fab
+    with open(path, "w") as out:
+        out.write("src,dst,result,gbps,error\n")
+        for (a, b, r), bad in zip(case["tests"], case["outcome"]):
+            rail = f.rails[r]
+            out.write("%s,%s,%s,,%s\n" % (
+                setup.ep_name(f.hosts[a], rail), setup.ep_name(f.hosts[b], rail),
+                "fail" if bad else "ok", "retry exceeded" if bad else ""))
+
+
+# --- the answer ---
+def run_pairs(args, setup, csv, method):
+    """rdma-analyze pairs: (its JSON, wall seconds)"""
+    t = time.monotonic()
+    out = subprocess.run([args.ra, "pairs", "--db", setup.db, "--results", csv,
+                          "--method", method, "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         universal_newlines=True)
+    wall = time.monotonic() - t
+    if out.returncode not in (0, 1, 2):
+        raise RuntimeError("pairs %s: exit %d: %s" % (setup.name, out.returncode,
+                                                     out.stderr.strip()[:300]))
+    return json.loads(out.stdout), wall
+
+
+def comp_of(setup, s):
+    """the model's component for one suspect of the JSON, or None"""
+    f = setup.fab
+    kind = s.get("kind")
+    ends = [(e["guid"], int(e.get("port") or 0)) for e in s.get("ends") or []]
+    if kind == "node":
+        return f.node_comp.get(s.get("host") or s.get("name", "").split()[0])
+    if kind == "switch" and ends:
+        return f.comp_ids.get("switch:" + fabric.short(f.nodes[ends[0][0]]["desc"])) \
+            if ends[0][0] in f.nodes else None
+    if kind == "half" and len(ends) == 2 and ends[0] in f.remote:
+        return f.half(ends[0], ends[1])
+    if kind in ("cable", "link", "hca") and ends and ends[0] in f.remote:
+        return f.link(ends[0], f.remote[ends[0]])
+    return None
+
+
+def answer_of(setup, doc):
+    """(ranked suspects, every candidate, ambiguous, split suggested)"""
+    ranked, cands, ambiguous, split = [], [], False, False
+    for s in doc.get("suspects", []):
+        c = comp_of(setup, s)
+        ranked.append(c)
+        cands.append(c)
+        alts = s.get("alternatives", []) + s.get("equivalent", [])
+        for a in s.get("alternatives", []):
+            cands.append(comp_of(setup, a))
+        if s.get("alternatives"):
+            ambiguous = True
+        if s.get("split"):
+            split = True
+        del alts
+    return ranked, cands, ambiguous, split
+
+
+def score(setup, case, answer):
+    ranked, cands, ambiguous, split = answer
+    sig = setup.sig
+    want = {sig[c] for c in case["faults"]}
+    k = len(case["faults"])
+    top = [sig[c] if c is not None else None for c in ranked[:k]]
+    hit = {s for s in top if s in want}
+    found = {sig[c] for c in cands if c is not None} >= want
+    return {"top1": bool(ranked) and ranked[0] is not None and sig[ranked[0]] in want,
+            "correct": len(hit), "reported": len(top), "faults": k,
+            "found_all": found, "ambiguous": ambiguous,
+            "split": split}
+
+
+# --- the floor, in Python: a cross-check of the engine's tomography ---
+def ref_floor(setup, case):
+    """Boolean tomography plus greedy set cover, on the model: every
+    component on a passing test's path is cleared, then the component
+    explaining the most failing tests not yet explained is taken, until
+    all are (ties: the lower component id)"""
+    f = setup.fab
+    passed, failed = set(), []
+    for (a, b, r), bad in zip(case["tests"], case["outcome"]):
+        p = f.pair_id(a, b, r)
+        if bad:
+            failed.append((a, b, r))
+        else:
+            passed.add(p)
+    cover = {}
+    for i, (a, b, r) in enumerate(failed):
+        rail = f.rails[r]
+        for c in f.test_comps((f.hosts[a], rail), (f.hosts[b], rail)):
+            cover.setdefault(c, set()).add(i)
+    live = {c: s for c, s in cover.items()
+            if passed.isdisjoint(f.crossing[c])}
+    left = set().union(*live.values()) if live else set()
+    ranked = []
+    while left and live:
+        c = max(live, key=lambda x: (len(live[x] & left), -x))
+        if not live[c] & left:
+            break
+        ranked.append(c)
+        left -= live.pop(c)
+    return ranked, list(ranked), False, False
+
+
+# --- the table ---
+TARGETS = """\
+targets (issue 7):
+  T1  single fault, all pairs or 20%, noise up to 5%: top-1 >= 99.5%
+  T2  three faults, all pairs: precision >= 0.98 and recall >= 0.97
+  T3  three faults, 20% of pairs: recall >= 0.93
+  T4  flaky faults, every coverage but ring: recall >= 0.95
+  T5  ring only: top-1 >= 0.95, every fault among the candidates in
+      >= 95% of cases, a split test suggested when ambiguous
+  F   never worse than the floor (top-1, precision, recall)"""
+
+
+def targets(row, m, floor):
+    """the targets a row has and the ones it misses: (names, missed)"""
+    k, cov, noise, mode = row
+    have, miss = [], []
+
+    def need(name, ok):
+        have.append(name)
+        if not ok and name not in miss:
+            miss.append(name)
+    if k == 1 and cov != "ring":
+        need("T1", m["top1"] >= 0.995)
+    if k == 3 and cov == "all":
+        need("T2", m["prec"] >= 0.98 and m["rec"] >= 0.97)
+    if k == 3 and cov == "20%":
+        need("T3", m["rec"] >= 0.93)
+    if mode == "flaky" and cov != "ring":
+        need("T4", m["rec"] >= 0.95)
+    if cov == "ring":
+        need("T5", m["top1"] >= 0.95 and m["found"] >= 0.95 and m["split"] >= 1.0)
+    if floor is not None:
+        need("F", m["top1"] >= floor["top1"] and m["prec"] >= floor["prec"] and
+             m["rec"] >= floor["rec"])
+    return have, miss
+
+
+def metrics(scores):
+    n = len(scores)
+    if not n:
+        return None
+    rep = sum(s["reported"] for s in scores)
+    amb = [s for s in scores if s["ambiguous"]]
+    return {"n": n,
+            "top1": sum(s["top1"] for s in scores) / n,
+            "prec": sum(s["correct"] for s in scores) / rep if rep else 1.0,
+            "rec": sum(s["correct"] for s in scores) / sum(s["faults"] for s in scores),
+            "found": sum(s["found_all"] for s in scores) / n,
+            "split": sum(s["split"] for s in amb) / len(amb) if amb else 1.0}
+
+
+def table(results, methods):
+    """the table as text, and whether every row meets its targets"""
+    lines = []
+    head = "%-6s %-5s %-5s %-5s %4s" % ("faults", "cov", "noise", "mode", "n")
+    for m in methods:
+        head += " | %-10s %5s %5s %5s" % (m, "top1", "prec", "rec")
+    head += " | targets"
+    lines.append(head)
+    lines.append("-" * len(head))
+    floor = "tomography" if "tomography" in methods else None
+    all_ok = True
+    for row in ROWS:
+        per = {m: metrics(results.get((row, m), [])) for m in methods}
+        if not per[methods[0]]:
+            continue
+        k, cov, noise, mode = row
+        line = "%-6d %-5s %-5s %-5s %4d" % (k, cov, "%g%%" % (noise * 100), mode,
+                                           per[methods[0]]["n"])
+        for m in methods:
+            x = per[m]
+            line += " | %-10s %5.3f %5.3f %5.3f" % ("", x["top1"], x["prec"], x["rec"])
+        have, miss = targets(row, per[methods[0]],
+                             per[floor] if floor and methods[0] != floor else None)
+        if miss:
+            all_ok = False
+        line += " | %s%s" % (",".join(have) or "-",
+                             (": MISSES " + ",".join(miss)) if miss else (" ok" if have else ""))
+        lines.append(line)
+    return "\n".join(lines), all_ok
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--build", required=True)
+    p.add_argument("--cache", default=os.path.expanduser(
+        os.environ.get("RDMA_PAIRS_CACHE", "~/.cache/rdma-pairs-eval")))
+    p.add_argument("--cases", type=int, default=1080)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--fabrics", default="32x1,32x2,128x1,128x2,512x1,512x2")
+    p.add_argument("--engines", default="minhop,updn,ftree")
+    p.add_argument("--methods", default="best,tomography")
+    p.add_argument("--speed", action="store_true",
+                   help="time pairs on 512 hosts, all pairs")
+    p.add_argument("--json", help="write every case's score here")
+    p.add_argument("-v", "--verbose", action="store_true")
+    a = p.parse_args()
+    a.build = os.path.abspath(a.build)
+    a.ra = os.path.join(a.build, "rdma-analyze")
+    a.methods = a.methods.split(",")
+    return a
+
+
+def main():
+    args = parse_args()
+    tmp = tempfile.mkdtemp(prefix="pairs-eval.", dir=os.environ.get("TMPDIR"))
+    try:
+        return run(args, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run(args, tmp):
+    t0 = time.monotonic()
+    setups = []
+    for spec in args.fabrics.split(","):
+        hosts, rails = (int(x) for x in spec.split("x"))
+        for engine in args.engines.split(","):
+            setups.append(Setup(args, hosts, rails, engine, tmp))
+    weights = [SIZE_WEIGHT.get(s.hosts, 1) for s in setups]
+    prep = time.monotonic() - t0
+    results, log = {}, []
+    walls = {m: [] for m in args.methods}
+    csv = os.path.join(tmp, "pairs.csv")
+    for i in range(args.cases):
+        row = ROWS[i % len(ROWS)]
+        rng = random.Random("%d:%d" % (args.seed, i))
+        setup = rng.choices(setups, weights)[0]
+        case = make_case(setup, row, rng)
+        write_csv(setup, case, csv)
+        entry = {"case": i, "fabric": setup.name, "row": list(row),
+                 "faults": [setup.fab.comp_names[c] for c in case["faults"]]}
+        for m in args.methods:
+            if m == "ref-floor":
+                ans, wall = ref_floor(setup, case), 0.0
+            else:
+                doc, wall = run_pairs(args, setup, csv, m)
+                ans = answer_of(setup, doc)
+            walls[m].append(wall)
+            sc = score(setup, case, ans)
+            results.setdefault((row, m), []).append(sc)
+            entry[m] = dict(sc, answer=[setup.fab.comp_names[c] if c is not None
+                                        else None for c in ans[0][:5]])
+        log.append(entry)
+        if args.verbose:
+            print(json.dumps(entry), file=sys.stderr)
+    text, ok = table(results, args.methods)
+    print("rdma-analyze pairs: %d cases, seed %d, %d fabrics (%s), engines %s"
+          % (args.cases, args.seed, len(setups), args.fabrics, args.engines))
+    print(text)
+    print(TARGETS)
+    for m in args.methods:
+        w = sorted(walls[m])
+        if w:
+            print("%s: median %.3f s, max %.3f s a case" % (m, w[len(w) // 2], w[-1]))
+    print("fabrics ready in %.1f s, cases in %.1f s" % (prep, time.monotonic() - t0 - prep))
+    if args.speed:
+        speed(args, tmp)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(log, out, indent=0)
+    return 0
+
+
+def speed(args, tmp):
+    """rdma-analyze pairs on 512 hosts, one rail, every ordered pair"""
+    setup = Setup(args, 512, 1, "minhop", tmp)
+    rng = random.Random("%d:speed" % args.seed)
+    case = make_case(setup, (1, "all", 0.01, "hard"), rng)
+    csv = os.path.join(tmp, "speed.csv")
+    write_csv(setup, case, csv)
+    for m in args.methods:
+        walls = sorted(run_pairs(args, setup, csv, m)[1] for _ in range(3))
+        print("speed: pairs --method %s on 512 hosts, %d results: %.2f s "
+              "(median of 3; target 5 s)" % (m, len(case["tests"]), walls[1]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
