@@ -1,0 +1,576 @@
+/* history: a node's snapshots, counter deltas and rates between them,
+ * settings that changed, kernel log records that are new (history.h) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "history.h"
+#include "log.h"
+#include "util.h"
+
+/* --- counters --- */
+
+/* The PMA PortCounters fields: the sysfs file (ib_core's counters/) and
+ * libibmad's name (the mad documents), with their width in the attribute
+ * (IBA 16.1.3.5).  PMA counters stop at their maximum. */
+static const struct pma_field {
+	const char *sysfs, *mad;
+	unsigned width;
+	int error;
+} pma_fields[] = {
+	{ "symbol_error", "SymbolErrorCounter", 16, 1 },
+	{ "link_error_recovery", "LinkErrorRecoveryCounter", 8, 1 },
+	{ "link_downed", "LinkDownedCounter", 8, 1 },
+	{ "port_rcv_errors", "PortRcvErrors", 16, 1 },
+	{ "port_rcv_remote_physical_errors", "PortRcvRemotePhysicalErrors", 16, 1 },
+	{ "port_rcv_switch_relay_errors", "PortRcvSwitchRelayErrors", 16, 1 },
+	{ "port_xmit_discards", "PortXmitDiscards", 16, 1 },
+	{ "port_xmit_constraint_errors", "PortXmitConstraintErrors", 8, 1 },
+	{ "port_rcv_constraint_errors", "PortRcvConstraintErrors", 8, 1 },
+	{ "local_link_integrity_errors", "LocalLinkIntegrityErrors", 4, 1 },
+	{ "excessive_buffer_overrun_errors", "ExcessiveBufferOverrunErrors", 4, 1 },
+	{ "VL15_dropped", "VL15Dropped", 16, 1 },
+	{ NULL, "QP1Dropped", 16, 0 },
+	{ "port_xmit_wait", "PortXmitWait", 32, 0 },
+	/* 32 bits in PortCounters, 64 in the extended table (sysfs shows
+	 * whichever the HCA's ClassPortInfo offers) */
+	{ "port_xmit_data", "PortXmitData", 32, 0 },
+	{ "port_rcv_data", "PortRcvData", 32, 0 },
+	{ "port_xmit_packets", "PortXmitPkts", 32, 0 },
+	{ "port_rcv_packets", "PortRcvPkts", 32, 0 },
+};
+
+/* hw_counters that count errors (mlx5's q counters, Soft-RoCE's); the
+ * flush errors are left out: one failed QP flushes all its WQEs */
+static const char *const hw_errors[] = {
+	"out_of_sequence", "duplicate_request", "packet_seq_err",
+	"implied_nak_seq_err", "local_ack_timeout_err", "rnr_nak_retry_err",
+	"req_cqe_error", "resp_cqe_error", "req_remote_invalid_request",
+	"req_remote_access_errors", "resp_remote_access_errors",
+	"resp_local_length_error", "req_transport_retries_exceeded",
+	"req_rnr_retries_exceeded",
+	/* rdma_rxe */
+	"rcvd_seq_err", "retry_exceeded_err", "retry_rnr_exceeded_err",
+	"completer_retry_err", "send_err", "link_downed",
+};
+
+/* ethtool -S names of mlx5e: the port's discards and physical errors */
+static const char *const ethtool_errors[] = {
+	"rx_discards_phy", "tx_discards_phy", "tx_errors_phy",
+	"rx_out_of_buffer", "rx_symbol_err_phy", "rx_pcs_symbol_err_phy",
+	"rx_crc_errors_phy", "link_down_events_phy",
+};
+
+static int in_list(const char *const *v, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return 1;
+	return 0;
+}
+
+uint64_t hist_max(unsigned width)
+{
+	return width >= 64 ? UINT64_MAX : ((uint64_t)1 << width) - 1;
+}
+
+int hist_counter_info(const char *kind, const char *name, uint64_t value,
+		      struct hist_counter *c)
+{
+	size_t i;
+
+	c->width = 64;
+	c->error = 0;
+	if (!strcmp(kind, "pma") || !strcmp(kind, "PortCounters")) {
+		int sysfs = kind[0] == 'p';
+
+		for (i = 0; i < ARRAY_SIZE(pma_fields); i++) {
+			const char *n = sysfs ? pma_fields[i].sysfs :
+						pma_fields[i].mad;
+
+			if (!n || strcmp(n, name))
+				continue;
+			c->width = pma_fields[i].width;
+			c->error = pma_fields[i].error;
+			/* a data counter above 32 bits is the extended one */
+			if (c->width == 32 && sysfs && !c->error &&
+			    strcmp(name, "port_xmit_wait") &&
+			    value > hist_max(32))
+				c->width = 64;
+			return 0;
+		}
+		/* PortSelect, CounterSelect: not counters; other sysfs
+		 * counters/ files (unicast_*): 64-bit extended */
+		return sysfs ? 0 : -1;
+	}
+	if (!strcmp(kind, "hw") || !strcmp(kind, "hw_dev"))
+		c->error = in_list(hw_errors, ARRAY_SIZE(hw_errors), name);
+	else if (!strcmp(kind, "ethtool"))
+		c->error = in_list(ethtool_errors, ARRAY_SIZE(ethtool_errors),
+				   name);
+	return 0;
+}
+
+const char *hist_status_name(enum hist_status s)
+{
+	switch (s) {
+	case HIST_DELTA: return "delta";
+	case HIST_WRAP: return "wrap";
+	case HIST_REBOOT: return "reboot";
+	case HIST_RESET: return "reset";
+	case HIST_SATURATED: return "saturated";
+	}
+	return "?";
+}
+
+static double per_hour(uint64_t delta, double seconds)
+{
+	return seconds > 0 ? (double)delta * 3600.0 / seconds : -1;
+}
+
+void hist_delta(uint64_t prev, uint64_t cur, unsigned width, int rebooted,
+		double interval_s, double uptime_s, struct hist_delta *d)
+{
+	uint64_t max = hist_max(width);
+
+	memset(d, 0, sizeof(*d));
+	d->per_hour = -1;
+	if (width < 64 && cur >= max) {
+		/* it stopped counting somewhere: only "at least" is known */
+		d->status = HIST_SATURATED;
+		d->delta = rebooted ? cur : cur >= prev ? cur - prev : 0;
+		return;
+	}
+	if (rebooted) {
+		/* counting restarted at boot: the value is the growth since,
+		 * over the uptime (which must fit in the interval) */
+		d->status = HIST_REBOOT;
+		d->delta = cur;
+		if (uptime_s > 0 && (interval_s < 0 || uptime_s <= interval_s))
+			d->seconds = uptime_s;
+		d->per_hour = per_hour(d->delta, d->seconds);
+		return;
+	}
+	d->seconds = interval_s > 0 ? interval_s : 0;
+	if (cur >= prev) {
+		d->status = HIST_DELTA;
+		d->delta = cur - prev;
+	} else if (width >= 64 && prev >= (uint64_t)3 << 62 &&
+		   cur < (uint64_t)1 << 62) {
+		/* from the top quarter to the bottom one: a wrap; a reset of
+		 * a counter that large is far less likely than the wrap */
+		d->status = HIST_WRAP;
+		d->delta = cur + (UINT64_MAX - prev) + 1;
+	} else {
+		/* cleared, or the driver reloaded, at a time not recorded */
+		d->status = HIST_RESET;
+		d->seconds = 0;
+		return;
+	}
+	d->per_hour = per_hour(d->delta, d->seconds);
+}
+
+/* --- snapshots --- */
+
+static char *dup_col(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return s ? xstrdup(s) : NULL;
+}
+
+/* hist_seq: each bundle's place among its node's bundles (pos 1 = the
+ * oldest) and its neighbours, computed in one pass over the bundles: the
+ * bundles table has no index on node_id, and the history looks neighbours
+ * up once per bundle */
+static int seq_build(sqlite3 *db)
+{
+	return db_run(db,
+		"DROP TABLE IF EXISTS temp.hist_seq;"
+		"CREATE TEMP TABLE hist_seq (bundle_id INTEGER PRIMARY KEY, "
+		"node_id INTEGER, pos INTEGER, prev INTEGER, next INTEGER);"
+		"INSERT INTO hist_seq SELECT id, node_id, row_number() OVER w, "
+		"lag(id) OVER w, lead(id) OVER w FROM bundles WINDOW w AS "
+		"(PARTITION BY node_id ORDER BY coalesce(collected_at, ''), id);"
+		"CREATE INDEX temp.hist_seq_node ON hist_seq (node_id, pos);");
+}
+
+static int seq_fresh(sqlite3 *db)
+{
+	/* rebuilt when bundles were added since (the count is enough: the
+	 * history never deletes bundles) */
+	if (db_run(db, "CREATE TEMP TABLE IF NOT EXISTS hist_seq (bundle_id "
+		   "INTEGER PRIMARY KEY, node_id INTEGER, pos INTEGER, prev "
+		   "INTEGER, next INTEGER)") < 0)
+		return -1;
+	if (db_int(db, "SELECT count(*) FROM hist_seq", NULL) ==
+	    db_int(db, "SELECT count(*) FROM bundles", NULL))
+		return 0;
+	return seq_build(db);
+}
+
+static void snap_read(sqlite3_stmt *st, struct hist_snap *s)
+{
+	s->bundle_id = sqlite3_column_int64(st, 0);
+	s->file = dup_col(st, 1);
+	s->collected_at = dup_col(st, 2);
+	s->boot_id = dup_col(st, 3);
+	s->kernel = dup_col(st, 4);
+	s->t_ok = sqlite3_column_type(st, 5) != SQLITE_NULL;
+	s->t = sqlite3_column_int64(st, 5);
+	s->uptime_s = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 :
+		      sqlite3_column_double(st, 6);
+}
+
+int hist_node_load(sqlite3 *db, int64_t node_id, int64_t upto, size_t last,
+		   struct hist_node *h)
+{
+	sqlite3_stmt *st;
+	int64_t top;
+
+	memset(h, 0, sizeof(*h));
+	h->node_id = node_id;
+	if (seq_fresh(db) < 0)
+		return -1;
+	st = db_query(db, "SELECT name, machine_id FROM nodes WHERE id = ?",
+		      "i", node_id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		h->name = dup_col(st, 0);
+		h->machine_id = dup_col(st, 1);
+	}
+	db_done(st);
+	top = upto ? db_int(db, "SELECT pos FROM hist_seq WHERE bundle_id = ? "
+			    "AND node_id = ?", "ii", upto, node_id) :
+		     db_int(db, "SELECT max(pos) FROM hist_seq WHERE node_id = ?",
+			    "i", node_id);
+	if (top <= 0)
+		return 0;
+	st = db_query(db, "SELECT b.id, b.file, b.collected_at, b.boot_id, "
+		      "b.kernel_release, CAST(strftime('%s', b.collected_at) AS "
+		      "INTEGER), b.uptime_s FROM hist_seq s JOIN bundles b ON "
+		      "b.id = s.bundle_id WHERE s.node_id = ?1 AND s.pos <= ?2 "
+		      "AND s.pos > ?2 - ?3 ORDER BY s.pos", "iii", node_id, top,
+		      last ? (int64_t)last : top);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (h->n >= (size_t)top)
+			break;
+		h->v = xrealloc(h->v, (h->n + 1) * sizeof(*h->v));
+		snap_read(st, &h->v[h->n++]);
+	}
+	db_done(st);
+	return 0;
+}
+
+void hist_node_release(struct hist_node *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++) {
+		free(h->v[i].file);
+		free(h->v[i].collected_at);
+		free(h->v[i].boot_id);
+		free(h->v[i].kernel);
+	}
+	free(h->v);
+	free(h->name);
+	free(h->machine_id);
+	memset(h, 0, sizeof(*h));
+}
+
+int hist_rebooted(const struct hist_snap *a, const struct hist_snap *b)
+{
+	return a->boot_id && b->boot_id && strcmp(a->boot_id, b->boot_id);
+}
+
+double hist_interval(const struct hist_snap *a, const struct hist_snap *b)
+{
+	if (!a->t_ok || !b->t_ok)
+		return -1;
+	return (double)(b->t - a->t);
+}
+
+/* --- counter rows --- */
+
+/* every counter of bundle P as (kind, obj, name, value, value2,
+ * interval_ms, path, descr); the far end's PMA counters only (the near
+ * end's are the sysfs counters/ files again) */
+#define COUNTERS(P) \
+	"SELECT kind, ibdev || ':' || port AS obj, name, value, value2, " \
+	"interval_ms, path, NULL AS descr FROM counters WHERE bundle_id = " P \
+	" UNION ALL SELECT source, netdev, name, value, value2, interval_ms, " \
+	"CASE source WHEN 'ethtool' THEN 'rdma-collect/ethtool/' || netdev || " \
+	"'.json' ELSE 'sys/class/net/' || netdev || '/statistics/' || name " \
+	"END, NULL FROM netdev_stats WHERE bundle_id = " P \
+	" UNION ALL SELECT c.grp, coalesce(p.node_guid || ':' || p.port_num, " \
+	"c.ibdev || ':' || c.port || ' peer'), c.name, c.value, NULL, NULL, " \
+	"'rdma-collect/mad/' || c.ibdev || '.' || c.port || '.json', " \
+	"p.node_desc FROM mad_counters c LEFT JOIN mad_portinfo p ON " \
+	"p.bundle_id = c.bundle_id AND p.ibdev = c.ibdev AND p.port = c.port " \
+	"AND p.side = 'peer' WHERE c.bundle_id = " P " AND c.side = 'peer'"
+
+static int errors_table(sqlite3 *db)
+{
+	size_t i;
+
+	if (db_run(db, "CREATE TEMP TABLE IF NOT EXISTS hist_err (kind TEXT, "
+		   "name TEXT, PRIMARY KEY (kind, name)) WITHOUT ROWID") < 0)
+		return -1;
+	if (db_int(db, "SELECT count(*) FROM hist_err", NULL))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(pma_fields); i++) {
+		if (!pma_fields[i].error)
+			continue;
+		db_exec(db, "INSERT OR IGNORE INTO hist_err VALUES ('pma', ?)",
+			"s", pma_fields[i].sysfs);
+		db_exec(db, "INSERT OR IGNORE INTO hist_err VALUES "
+			"('PortCounters', ?)", "s", pma_fields[i].mad);
+	}
+	for (i = 0; i < ARRAY_SIZE(hw_errors); i++) {
+		db_exec(db, "INSERT OR IGNORE INTO hist_err VALUES ('hw', ?)",
+			"s", hw_errors[i]);
+		db_exec(db, "INSERT OR IGNORE INTO hist_err VALUES ('hw_dev', ?)",
+			"s", hw_errors[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(ethtool_errors); i++)
+		db_exec(db, "INSERT OR IGNORE INTO hist_err VALUES ('ethtool', ?)",
+			"s", ethtool_errors[i]);
+	return 0;
+}
+
+static const char *col(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return s ? s : "";
+}
+
+int hist_counters(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev,
+		  int errors_only, hist_row_fn fn, void *arg)
+{
+	sqlite3_stmt *st;
+	int r, rc = 0;
+
+	if (errors_table(db) < 0)
+		return -1;
+	/* not a cached statement: fn may run queries of its own, and the
+	 * SQL is long enough that preparing it is not the cost */
+	if (sqlite3_prepare_v2(db,
+		"WITH c AS (" COUNTERS("?1") "), p AS (" COUNTERS("?2") "), "
+		"q AS (" COUNTERS("?3") ") SELECT c.kind, c.obj, c.name, "
+		"c.value, c.value2, c.interval_ms, c.path, c.descr, p.value, "
+		"p.kind IS NOT NULL AND p.value IS NOT NULL, q.value, "
+		"q.kind IS NOT NULL AND q.value IS NOT NULL FROM c LEFT JOIN p "
+		"ON p.kind = c.kind AND p.obj = c.obj AND p.name = c.name LEFT "
+		"JOIN q ON q.kind = c.kind AND q.obj = c.obj AND q.name = "
+		"c.name WHERE c.value IS NOT NULL AND (?4 = 0 OR EXISTS (SELECT "
+		"1 FROM hist_err e WHERE e.kind = c.kind AND e.name = c.name)) "
+		"ORDER BY c.obj, c.kind, c.name", -1, &st, NULL) != SQLITE_OK)
+		return error("history: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, cur);
+	sqlite3_bind_int64(st, 2, prev);
+	sqlite3_bind_int64(st, 3, pprev);
+	sqlite3_bind_int(st, 4, errors_only);
+	while (!rc && (r = sqlite3_step(st)) == SQLITE_ROW) {
+		struct hist_row row;
+
+		memset(&row, 0, sizeof(row));
+		row.kind = col(st, 0);
+		row.obj = col(st, 1);
+		row.name = col(st, 2);
+		/* 64-bit counters above 2^63 are stored as negative integers
+		 * (their two's complement): read back as unsigned */
+		row.cur = (uint64_t)sqlite3_column_int64(st, 3);
+		row.has_v2 = sqlite3_column_type(st, 4) != SQLITE_NULL &&
+			     sqlite3_column_type(st, 5) != SQLITE_NULL;
+		row.v2 = (uint64_t)sqlite3_column_int64(st, 4);
+		row.interval_ms = sqlite3_column_int64(st, 5);
+		row.path = col(st, 6);
+		row.desc = (const char *)sqlite3_column_text(st, 7);
+		row.prev = (uint64_t)sqlite3_column_int64(st, 8);
+		row.has_prev = sqlite3_column_int(st, 9);
+		row.pprev = (uint64_t)sqlite3_column_int64(st, 10);
+		row.has_pprev = sqlite3_column_int(st, 11);
+		rc = fn(&row, arg);
+	}
+	if (!rc && r != SQLITE_DONE)
+		rc = error("history: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
+}
+
+/* --- settings --- */
+
+/* the RDMA stack's modules: loaded or not, and their version */
+#define STACK_MODULES "('mlx5_core'), ('mlx5_ib'), ('ib_core'), " \
+	"('ib_uverbs'), ('ib_umad'), ('ib_cm'), ('rdma_cm'), ('rdma_ucm'), " \
+	"('ib_ipoib'), ('rdma_rxe'), ('nvidia_peermem'), ('nv_peer_mem'), " \
+	"('mlx_compat')"
+
+/* the compared settings of bundle P as (component, name, value, path) */
+#define SETTINGS(P) \
+	"SELECT 'kernel' AS component, 'release' AS name, kernel_release AS " \
+	"value, 'proc/sys/kernel/osrelease' AS path FROM bundles WHERE id = " P \
+	" UNION ALL SELECT ibdev, 'fw_ver', fw_ver, 'sys/class/infiniband/' " \
+	"|| ibdev || '/fw_ver' FROM devices WHERE bundle_id = " P \
+	" UNION ALL SELECT ibdev, 'board_id', board_id, " \
+	"'sys/class/infiniband/' || ibdev || '/board_id' FROM devices WHERE " \
+	"bundle_id = " P \
+	" UNION ALL SELECT 'module ' || m.column1, 'version', CASE WHEN " \
+	"d.name IS NULL THEN 'not loaded' ELSE coalesce(d.version, " \
+	"d.srcversion, 'loaded') END, 'proc/modules' FROM (VALUES " \
+	STACK_MODULES ") m LEFT JOIN modules d ON d.bundle_id = " P " AND " \
+	"d.name = m.column1 WHERE EXISTS (SELECT 1 FROM sources WHERE " \
+	"bundle_id = " P " AND name = 'modules' AND status IN ('ok', " \
+	"'partial'))" \
+	" UNION ALL SELECT 'module ' || p.module, p.name, p.value, " \
+	"'sys/module/' || p.module || '/parameters/' || p.name FROM " \
+	"module_params p JOIN (VALUES " STACK_MODULES ") m ON m.column1 = " \
+	"p.module WHERE p.bundle_id = " P \
+	" UNION ALL SELECT ibdev || ':' || port, 'link_layer', link_layer, " \
+	"'sys/class/infiniband/' || ibdev || '/ports/' || port || " \
+	"'/link_layer' FROM ports WHERE bundle_id = " P \
+	" UNION ALL SELECT ibdev || ':' || port, 'rate', rate, " \
+	"'sys/class/infiniband/' || ibdev || '/ports/' || port || '/rate' " \
+	"FROM ports WHERE bundle_id = " P \
+	" UNION ALL SELECT ibdev || ':' || port, 'active_mtu', active_mtu, " \
+	"'rdma-collect/verbs/' || ibdev || '.json' FROM ports WHERE " \
+	"bundle_id = " P \
+	" UNION ALL SELECT name, 'mtu', mtu, 'sys/class/net/' || name || " \
+	"'/mtu' FROM netdevs WHERE bundle_id = " P \
+	" UNION ALL SELECT name, 'driver_version', driver_version, " \
+	"'rdma-collect/ethtool/' || name || '.json' FROM netdevs WHERE " \
+	"bundle_id = " P \
+	" UNION ALL SELECT netdev, 'pfc_en', pfc_en, 'rdma-collect/dcb/' || " \
+	"netdev || '.json' FROM pfc WHERE bundle_id = " P \
+	" UNION ALL SELECT netdev, 'trust', trust, 'rdma-collect/dcb/' || " \
+	"netdev || '.json' FROM pfc WHERE bundle_id = " P \
+	" UNION ALL SELECT addr, 'pcie_link', lnksta_speed || ' GT/s x' || " \
+	"lnksta_width, path FROM pci_functions WHERE bundle_id = " P " AND " \
+	"kind = 'hca'" \
+	" UNION ALL SELECT 'memlock', type, value, path FROM limits WHERE " \
+	"bundle_id = " P " AND who = 'collector' AND item = 'memlock'" \
+	" UNION ALL SELECT 'hugepages', name, value, 'proc/meminfo' FROM " \
+	"meminfo WHERE bundle_id = " P " AND name = 'HugePages_Total'" \
+	" UNION ALL SELECT key, 'value', value, path FROM facts WHERE " \
+	"bundle_id = " P " AND key IN ('cmdline', 'iommu_passthrough', " \
+	"'peermem_loaded')"
+
+int hist_settings_changed(sqlite3 *db, int64_t prev, int64_t cur,
+			  hist_setting_fn fn, void *arg)
+{
+	sqlite3_stmt *st;
+	int r, rc = 0;
+
+	/* only values present on both sides: a source that failed in one
+	 * bundle is not a change of configuration */
+	if (sqlite3_prepare_v2(db,
+		"WITH a AS (" SETTINGS("?1") "), b AS (" SETTINGS("?2") ") "
+		"SELECT b.component, b.name, a.value, b.value, b.path FROM b "
+		"JOIN a ON a.component = b.component AND a.name = b.name WHERE "
+		"a.value IS NOT NULL AND b.value IS NOT NULL AND CAST(a.value "
+		"AS TEXT) <> CAST(b.value AS TEXT) ORDER BY b.component, "
+		"b.name", -1, &st, NULL) != SQLITE_OK)
+		return error("history: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, prev);
+	sqlite3_bind_int64(st, 2, cur);
+	while (!rc && (r = sqlite3_step(st)) == SQLITE_ROW) {
+		struct hist_setting s = {
+			col(st, 0), col(st, 1), col(st, 2), col(st, 3), col(st, 4),
+		};
+
+		rc = fn(&s, arg);
+	}
+	if (!rc && r != SQLITE_DONE)
+		rc = error("history: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
+}
+
+/* --- kernel log --- */
+
+int hist_new_klog(sqlite3 *db, const struct hist_snap *cur,
+		  hist_klog_fn fn, void *arg)
+{
+	sqlite3_stmt *st;
+	int r, n = 0, rc = 0;
+
+	if (seq_fresh(db) < 0)
+		return -1;
+	/* events: the categorised records, except the normal state lines
+	 * (category probe, and the IOMMU's default-domain line) */
+	if (sqlite3_prepare_v2(db,
+		"SELECT k.category, k.ts_us, k.device, k.text FROM klog k WHERE "
+		"k.bundle_id = ?1 AND k.category IS NOT NULL AND k.category <> "
+		"'probe' AND NOT (k.category = 'iommu' AND k.text LIKE "
+		"'%Default domain type%') AND NOT EXISTS (SELECT 1 FROM hist_seq "
+		"s JOIN hist_seq me ON me.bundle_id = ?1 JOIN bundles ob ON ob.id "
+		"= s.bundle_id JOIN klog o ON o.bundle_id = s.bundle_id AND "
+		"o.category = k.category WHERE s.node_id = me.node_id AND s.pos "
+		"< me.pos AND ob.boot_id = ?2 AND o.ts_us IS k.ts_us AND o.text "
+		"= k.text) ORDER BY k.rowid", -1, &st, NULL) != SQLITE_OK)
+		return error("history: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, cur->bundle_id);
+	if (cur->boot_id)
+		sqlite3_bind_text(st, 2, cur->boot_id, -1, SQLITE_STATIC);
+	while (!rc && (r = sqlite3_step(st)) == SQLITE_ROW) {
+		n++;
+		if (fn)
+			rc = fn(col(st, 0), sqlite3_column_int64(st, 1),
+				(const char *)sqlite3_column_text(st, 2),
+				col(st, 3), arg);
+	}
+	if (!rc && r != SQLITE_DONE)
+		rc = error("history: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : n;
+}
+
+/* --- formatting --- */
+
+void hist_fmt_rate(char *out, size_t n, double v)
+{
+	if (v >= 100 || v == 0)
+		snprintf(out, n, "%.0f/h", v);
+	else if (v >= 1)
+		snprintf(out, n, "%.1f/h", v);
+	else
+		snprintf(out, n, "%.2g/h", v);
+}
+
+void hist_fmt_span(char *out, size_t n, double s)
+{
+	if (s < 0)
+		snprintf(out, n, "unknown time");
+	else if (s < 3600)
+		snprintf(out, n, "%.0f min", s / 60);
+	else if (s < 4 * 86400)
+		snprintf(out, n, "%.1f h", s / 3600);
+	else
+		snprintf(out, n, "%.1f d", s / 86400);
+}
+
+/* --- the rules' bundles --- */
+
+int hist_widen_todo(sqlite3 *db)
+{
+	if (seq_build(db) < 0)
+		return -1;
+	return db_run(db,
+		"CREATE TEMP TABLE IF NOT EXISTS hist_next (bundle_id INTEGER "
+		"PRIMARY KEY); DELETE FROM hist_next;"
+		"INSERT OR IGNORE INTO hist_next SELECT s.next FROM todo t JOIN "
+		"hist_seq s ON s.bundle_id = t.bundle_id WHERE s.next IS NOT "
+		"NULL AND s.next NOT IN (SELECT bundle_id FROM todo);"
+		"DELETE FROM finding_evidence WHERE finding_id IN (SELECT id "
+		"FROM findings WHERE bundle_id IN (SELECT bundle_id FROM "
+		"hist_next));"
+		"DELETE FROM findings WHERE bundle_id IN (SELECT bundle_id FROM "
+		"hist_next);"
+		"DELETE FROM skipped WHERE bundle_id IN (SELECT bundle_id FROM "
+		"hist_next);"
+		"INSERT OR IGNORE INTO todo SELECT bundle_id FROM hist_next;");
+}
