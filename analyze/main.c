@@ -28,6 +28,7 @@
 #define EXIT_INPUT 4
 
 int cmd_path(int argc, char **argv);	/* path.c: parses its own options */
+int cmd_pairs(int argc, char **argv);	/* pairs-cmd.c: its own options */
 
 static const char usage_text[] =
 "usage: rdma-analyze [report] [options] BUNDLE|DIR...\n"
@@ -37,6 +38,7 @@ static const char usage_text[] =
 "       rdma-analyze rules [--json]\n"
 "       rdma-analyze list BUNDLE...\n"
 "       rdma-analyze path --db FILE SRC DST\n"
+"       rdma-analyze pairs --db FILE [--results CSV] [--method M] [--json]\n"
 "\n"
 "report  diagnose bundles (loaded in memory, or from --db: the newest\n"
 "        bundle of each node) and write a report\n"
@@ -60,6 +62,9 @@ static const char usage_text[] =
 "        LID or GUID) from the newest fabric scan's forwarding tables, as\n"
 "        ibtracert prints it, with each hop's counters; exit 1: a route\n"
 "        stops, 2: it loops (rdma-analyze path --help)\n"
+"pairs   which node, cable, link or switch explains the failing pairs of\n"
+"        a pair test (CSV), NCCL completion errors and perftest runs of\n"
+"        the bundles (rdma-analyze pairs --help; schema/PAIRS.md)\n"
 "\n"
 "Exit status: 0 nothing at warning or above; 1 warnings; 2 critical\n"
 "findings; 3 usage error; 4 a bundle or the database could not be read\n"
@@ -440,6 +445,7 @@ static const struct {
 	{ "rules", cmd_rules },
 	{ "list", cmd_list },
 	{ "path", cmd_path },
+	{ "pairs", cmd_pairs },
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,575 @@
+/* pairs-cmd: `rdma-analyze pairs --db FILE [--results pairs.csv]
+ * [--method best|tomography] [--json]`: pair results from a CSV and from
+ * the bundles (NCCL completion errors, perftest runs), localized on the
+ * topology the database holds (pairs-topo.c) by the engine (pairs.c), as
+ * findings PAIR_SUSPECT_LINK, PAIR_SUSPECT_NODE, PAIR_SUSPECT_SWITCH and
+ * PAIR_AMBIGUOUS.  The JSON is documented in schema/PAIRS.md.
+ *
+ * The subcommand parses its own options here, as path.c does.
+ *
+ * Exit status, as `report`: 0 nothing at warning or above, 1 warnings
+ * (ambiguous), 2 critical findings, 3 usage error, 4 the database or the
+ * results file cannot be read.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "db.h"
+#include "json.h"
+#include "log.h"
+#include "pairs.h"
+#include "rules.h"
+#include "util.h"
+
+int cmd_pairs(int argc, char **argv);
+
+#define EXIT_USAGE 3
+#define EXIT_INPUT 4
+
+static const char pairs_usage[] =
+"usage: rdma-analyze pairs --db FILE [--results FILE] [--method best|tomography]\n"
+"                          [--json]\n"
+"\n"
+"Which component explains the pairs of nodes that cannot talk: pair results\n"
+"from --results (CSV lines src,dst,result[,gbps[,error]], result ok, fail or\n"
+"degraded; src and dst a node name, \"host ibdev\", a LID, a GUID or an\n"
+"address), the NCCL completion errors and perftest runs attached to the\n"
+"bundles in the database, placed on the newest fabric scan's routes (else\n"
+"the host-switch cables the mad source saw, else nodes and HCAs alone).\n"
+"\n"
+"  --results FILE   pair results, CSV (\"-\": standard input)\n"
+"  --method M       best (default): maximum likelihood, tolerates noise and\n"
+"                   flaky faults; tomography: the classic floor (components\n"
+"                   on a passing path cleared, greedy cover of the rest)\n"
+"  --json           JSON (schema/PAIRS.md) instead of text\n"
+"\n"
+"Exit status: 0 nothing at warning or above; 1 warnings (ambiguous); 2\n"
+"critical findings; 3 usage error; 4 the database or the results cannot be\n"
+"read.\n";
+
+static const char *const kind_names[PC_NKINDS] = {
+	[PC_CABLE] = "cable", [PC_LINK] = "link", [PC_HALF] = "half",
+	[PC_HCA] = "hca", [PC_NODE] = "node", [PC_SWITCH] = "switch",
+};
+
+/* one finding made of one suspect */
+struct pfinding {
+	const char *rule;
+	int severity;
+	int comp;		/* the component named */
+	struct psuspect *s;
+	struct buf summary;
+	struct buf counters;	/* "where name value (source)" lines */
+};
+
+struct pctx {
+	struct pmodel pm;
+	struct ptopo t;
+	struct pinputs in;
+	struct pfinding *f;
+	int nf;
+	enum pm_method method;
+	int64_t load_ms, localize_ms;
+	size_t degraded;
+};
+
+static int same_cable(const struct pcomp *c, const struct pcomp *d)
+{
+	return (!strcmp(c->guid[0], d->guid[0]) && c->port[0] == d->port[0] &&
+		!strcmp(c->guid[1], d->guid[1]) && c->port[1] == d->port[1]) ||
+	       (!strcmp(c->guid[0], d->guid[1]) && c->port[0] == d->port[1] &&
+		!strcmp(c->guid[1], d->guid[0]) && c->port[1] == d->port[0]);
+}
+
+/* is every member of the class a host's own part (its node, HCA ports,
+ * cables), or the same inter-switch cable (the link, its directions)?
+ * Then no pair test can split them and they are one suspect. */
+static int natural_class(const struct pctx *x, const struct psuspect *s)
+{
+	const struct pcomp *c = &x->pm.comp[s->comp];
+	int i;
+
+	for (i = 0; i < s->nequiv; i++) {
+		const struct pcomp *d = &x->pm.comp[s->equiv[i]];
+
+		if (c->host >= 0 && d->host == c->host &&
+		    (d->kind == PC_NODE || d->kind == PC_CABLE ||
+		     d->kind == PC_HCA))
+			continue;
+		if ((c->kind == PC_LINK || c->kind == PC_HALF) &&
+		    (d->kind == PC_LINK || d->kind == PC_HALF) &&
+		    same_cable(c, d))
+			continue;
+		return 0;
+	}
+	return 1;
+}
+
+static void finding_of(struct pctx *x, struct psuspect *s, struct pfinding *f)
+{
+	const struct pcomp *c;
+	int i, node = -1, cable = -1;
+
+	memset(f, 0, sizeof(*f));
+	buf_init(&f->summary, 0);
+	buf_init(&f->counters, 0);
+	f->s = s;
+	f->comp = s->comp;
+	c = &x->pm.comp[s->comp];
+	if (c->kind == PC_NODE)
+		node = s->comp;
+	else if (c->kind == PC_CABLE || c->kind == PC_HCA)
+		cable = s->comp;
+	for (i = 0; i < s->nequiv; i++) {
+		int k = x->pm.comp[s->equiv[i]].kind;
+
+		if (k == PC_NODE && node < 0)
+			node = s->equiv[i];
+		if ((k == PC_CABLE || k == PC_HCA) && cable < 0)
+			cable = s->equiv[i];
+	}
+	if (s->nalt || !natural_class(x, s)) {
+		f->rule = "PAIR_AMBIGUOUS";
+		f->severity = SEV_WARNING;
+	} else if (node >= 0) {
+		/* a node or its only cable: the counters tell */
+		struct buf tmp = BUF_INIT;
+
+		if (cable >= 0 && pt_counters(&x->t, cable, &tmp) &&
+		    x->pm.comp[cable].kind == PC_CABLE) {
+			f->rule = "PAIR_SUSPECT_LINK";
+			f->comp = cable;
+		} else {
+			f->rule = "PAIR_SUSPECT_NODE";
+			f->comp = node;
+		}
+		buf_release(&tmp);
+		f->severity = SEV_CRITICAL;
+	} else if (c->kind == PC_HCA) {
+		f->rule = "PAIR_SUSPECT_NODE";
+		f->severity = SEV_CRITICAL;
+	} else if (c->kind == PC_SWITCH) {
+		f->rule = "PAIR_SUSPECT_SWITCH";
+		f->severity = SEV_CRITICAL;
+	} else {
+		f->rule = "PAIR_SUSPECT_LINK";
+		f->severity = SEV_CRITICAL;
+	}
+	pt_counters(&x->t, f->comp, &f->counters);
+	if (f->comp != s->comp)
+		pt_counters(&x->t, s->comp, &f->counters);
+	buf_addf(&f->summary, "%d of %zu failing pairs %s %s; %d of %zu "
+		 "passing pairs do", s->fail, x->pm.nfail,
+		 x->pm.comp[f->comp].kind == PC_NODE ? "involve" : "cross",
+		 x->pm.comp[f->comp].name, s->pass, x->pm.npass);
+	if (s->nequiv && strcmp(f->rule, "PAIR_AMBIGUOUS"))
+		buf_addf(&f->summary, " (%s: on exactly the same pairs)",
+			 x->pm.comp[f->comp == s->comp ? s->equiv[0] :
+				    s->comp].name);
+	if (!strcmp(f->rule, "PAIR_AMBIGUOUS")) {
+		int n = s->nalt + s->nequiv;
+
+		buf_addf(&f->summary, "; %d other component%s explain%s them "
+			 "as well", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+		if (s->split_a >= 0)
+			buf_addf(&f->summary, "; test %s <-> %s next: it "
+				 "crosses %s only",
+				 x->t.ep[s->split_a].label,
+				 x->t.ep[s->split_b].label,
+				 x->pm.comp[s->split_crosses].name);
+		else
+			buf_addf(&f->summary, "; no untested pair tells them "
+				 "apart");
+	}
+}
+
+static int worst(const struct pctx *x)
+{
+	int i, w = -1;
+
+	for (i = 0; i < x->nf; i++)
+		if (x->f[i].severity > w)
+			w = x->f[i].severity;
+	return w == SEV_CRITICAL ? 2 : w == SEV_WARNING ? 1 : 0;
+}
+
+static const char *topo_name(int k)
+{
+	return k == PT_FABRIC ? "fabric" : k == PT_MAD ? "mad" : "none";
+}
+
+/* --- text --- */
+
+static void print_lines(const char *prefix, const char *lines)
+{
+	const char *p = lines;
+
+	while (*p) {
+		const char *nl = strchrnul(p, '\n');
+
+		printf("%s%.*s\n", prefix, (int)(nl - p), p);
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
+static void print_text(struct pctx *x)
+{
+	const struct pinputs *in = &x->in;
+	int i, k;
+
+	printf("# pairs: %zu results (%zu passing, %zu failing of which %zu "
+	       "degraded) from csv %zu, nccl %zu, perftest %zu\n",
+	       x->pm.nobs, x->pm.npass, x->pm.nfail, x->degraded,
+	       in->used[PIN_CSV], in->used[PIN_NCCL], in->used[PIN_PERFTEST]);
+	if (x->t.kind == PT_FABRIC)
+		printf("# topology: fabric scan of %s (%d nodes): routes from "
+		       "the forwarding tables\n", x->t.scan_from,
+		       x->t.scan_nodes);
+	else if (x->t.kind == PT_MAD)
+		printf("# topology: host-switch cables from the mad source (no "
+		       "fabric scan)\n");
+	else
+		printf("# topology: none (nodes and HCAs only)\n");
+	if (in->unresolved || in->ambiguous)
+		printf("# %zu results name an unknown node, %zu an ambiguous "
+		       "one (first: %s)\n", in->unresolved, in->ambiguous,
+		       in->first_unresolved);
+	if (in->unrouted)
+		printf("# %zu results have no route in the forwarding tables\n",
+		       in->unrouted);
+	if (in->bad_lines)
+		printf("# %zu lines of the results were not pair results\n",
+		       in->bad_lines);
+	printf("# method %s, noise rate %.3g\n", x->method == PM_TOMOGRAPHY ?
+	       "tomography" : "best", x->pm.noise);
+	if (!x->pm.nfail)
+		printf("no failing pairs\n");
+	for (i = 0; i < x->nf; i++) {
+		const struct pfinding *f = &x->f[i];
+		const struct psuspect *s = f->s;
+
+		printf("%-8s %-20s %s\n", severity_name(f->severity), f->rule,
+		       x->pm.comp[f->comp].name);
+		printf("  %s\n", f->summary.buf);
+		for (k = 0; k < s->nalt; k++)
+			printf("  or %s %s: %d failing, %d passing pairs\n",
+			       kind_names[x->pm.comp[s->alt[k]].kind],
+			       x->pm.comp[s->alt[k]].name,
+			       x->pm.fail_n[s->alt[k]], x->pm.pass_n[s->alt[k]]);
+		for (k = 0; k < s->nequiv; k++)
+			if (s->equiv[k] != f->comp)
+				printf("  same pairs: %s %s\n",
+				       kind_names[x->pm.comp[s->equiv[k]].kind],
+				       x->pm.comp[s->equiv[k]].name);
+		if (f->comp != s->comp)
+			printf("  same pairs: %s %s\n",
+			       kind_names[x->pm.comp[s->comp].kind],
+			       x->pm.comp[s->comp].name);
+		if (f->counters.len)
+			print_lines("  counter: ", f->counters.buf);
+		else if (x->t.kind != PT_NONE)
+			printf("  counter: no error counted on it in the "
+			       "bundles\n");
+	}
+	if (x->pm.nfail && x->pm.unexplained)
+		printf("# %zu failing results explained by no component "
+		       "(noise)\n", x->pm.unexplained);
+}
+
+/* --- JSON --- */
+
+static void json_ends(struct json *j, const struct pcomp *p)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (!p->guid[k][0])
+			continue;
+		json_obj_open(j, NULL);
+		json_str(j, "guid", p->guid[k]);
+		if (p->port[k] >= 0)
+			json_int(j, "port", p->port[k]);
+		else
+			json_null(j, "port");
+		json_obj_close(j);
+	}
+}
+
+static void json_comp(struct json *j, const struct pctx *x, int c, int counts)
+{
+	const struct pcomp *p = &x->pm.comp[c];
+
+	json_obj_open(j, NULL);
+	json_str(j, "component", p->name);
+	json_str(j, "kind", kind_names[p->kind]);
+	json_str(j, "key", p->key);
+	if (counts) {
+		json_int(j, "failing_through", x->pm.fail_n[c]);
+		json_int(j, "passing_through", x->pm.pass_n[c]);
+	}
+	json_arr_open(j, "ends");
+	json_ends(j, p);
+	json_arr_close(j);
+	json_str(j, "host", p->host >= 0 ? x->t.host[p->host].name : NULL);
+	json_obj_close(j);
+}
+
+static void json_finding(struct json *j, const struct pctx *x,
+			 const struct pfinding *f, int rank)
+{
+	const struct psuspect *s = f->s;
+	const struct pcomp *p = &x->pm.comp[f->comp];
+	const char *l;
+	char num[32];
+	int k;
+
+	json_obj_open(j, NULL);
+	json_int(j, "rank", rank);
+	json_str(j, "rule", f->rule);
+	json_str(j, "severity", severity_name(f->severity));
+	json_str(j, "component", p->name);
+	json_str(j, "kind", kind_names[p->kind]);
+	json_str(j, "key", p->key);
+	json_str(j, "summary", f->summary.buf);
+	json_int(j, "failing_through", s->fail);
+	json_int(j, "failing_total", (int64_t)x->pm.nfail);
+	json_int(j, "passing_through", s->pass);
+	json_int(j, "passing_total", (int64_t)x->pm.npass);
+	json_int(j, "explained", s->explained);
+	snprintf(num, sizeof(num), "%.3f", s->score);
+	json_raw(j, "score", num);
+	json_arr_open(j, "ends");
+	json_ends(j, p);
+	json_arr_close(j);
+	json_str(j, "host", p->host >= 0 ? x->t.host[p->host].name : NULL);
+	/* the rest of its class: crossed by exactly the same pairs */
+	json_arr_open(j, "equivalent");
+	if (f->comp != s->comp)
+		json_comp(j, x, s->comp, 1);
+	for (k = 0; k < s->nequiv; k++)
+		if (s->equiv[k] != f->comp)
+			json_comp(j, x, s->equiv[k], 1);
+	json_arr_close(j);
+	json_arr_open(j, "alternatives");
+	for (k = 0; k < s->nalt; k++)
+		json_comp(j, x, s->alt[k], 1);
+	json_arr_close(j);
+	if (s->split_a >= 0) {
+		json_obj_open(j, "split");
+		json_str(j, "src", x->t.ep[s->split_a].label);
+		json_str(j, "dst", x->t.ep[s->split_b].label);
+		json_str(j, "crosses", x->pm.comp[s->split_crosses].name);
+		json_str(j, "crosses_key", x->pm.comp[s->split_crosses].key);
+		json_obj_close(j);
+	} else {
+		json_null(j, "split");
+	}
+	json_arr_open(j, "counters");
+	for (l = f->counters.buf; *l;) {
+		const char *nl = strchrnul(l, '\n');
+
+		json_strn(j, NULL, l, (size_t)(nl - l));
+		l = *nl ? nl + 1 : nl;
+	}
+	json_arr_close(j);
+	json_obj_close(j);
+}
+
+static void print_json(struct pctx *x)
+{
+	static const char *const src[PIN_NSOURCES] = { "csv", "nccl",
+						      "perftest" };
+	const struct pinputs *in = &x->in;
+	struct buf out = BUF_INIT;
+	struct json j;
+	char num[32];
+	int i;
+
+	json_init(&j, &out, 1);
+	json_obj_open(&j, NULL);
+	json_int(&j, "version", 1);
+	json_str(&j, "method", x->method == PM_TOMOGRAPHY ? "tomography" :
+		 "best");
+	json_obj_open(&j, "topology");
+	json_str(&j, "kind", topo_name(x->t.kind));
+	json_str(&j, "scan", x->t.kind == PT_FABRIC ? x->t.scan_from : NULL);
+	json_int(&j, "hosts", x->t.nhost);
+	json_int(&j, "endpoints", x->t.nep);
+	json_int(&j, "components", x->pm.ncomp);
+	json_obj_close(&j);
+	json_obj_open(&j, "inputs");
+	for (i = 0; i < PIN_NSOURCES; i++) {
+		json_obj_open(&j, src[i]);
+		json_uint(&j, "rows", in->rows[i]);
+		json_uint(&j, "used", in->used[i]);
+		json_obj_close(&j);
+	}
+	json_uint(&j, "unresolved", in->unresolved);
+	json_uint(&j, "ambiguous", in->ambiguous);
+	json_uint(&j, "unrouted", in->unrouted);
+	json_uint(&j, "same_host", in->same_host);
+	json_uint(&j, "bad_lines", in->bad_lines);
+	json_obj_close(&j);
+	json_obj_open(&j, "results");
+	json_uint(&j, "total", x->pm.nobs);
+	json_uint(&j, "passing", x->pm.npass);
+	json_uint(&j, "failing", x->pm.nfail);
+	json_uint(&j, "degraded", x->degraded);
+	json_uint(&j, "unexplained", x->pm.unexplained);
+	json_obj_close(&j);
+	snprintf(num, sizeof(num), "%.4g", x->pm.noise);
+	json_raw(&j, "noise_rate", num);
+	json_obj_open(&j, "timing_ms");
+	json_int(&j, "load", x->load_ms);
+	json_int(&j, "localize", x->localize_ms);
+	json_obj_close(&j);
+	json_arr_open(&j, "suspects");
+	for (i = 0; i < x->nf; i++)
+		json_finding(&j, x, &x->f[i], i + 1);
+	json_arr_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+	/* the decoded NCCL errors, spliced in before the closing brace */
+	if (in->nccl.len && out.len > 2) {
+		out.len -= 2;
+		buf_addstr(&out, ",\n  \"nccl_errors\": [");
+		buf_add(&out, in->nccl.buf, in->nccl.len - 1);
+		buf_addstr(&out, "]\n}\n");
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+	buf_release(&out);
+}
+
+/* what could not be read of the inputs, one warning a line */
+static void print_notes(const char *p)
+{
+	while (*p) {
+		const char *nl = strchrnul(p, '\n');
+
+		warning("pairs: %.*s", (int)(nl - p), p);
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
+static const struct option pairs_opts[] = {
+	{ "db", required_argument, NULL, 'd' },
+	{ "results", required_argument, NULL, 'r' },
+	{ "method", required_argument, NULL, 'm' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int pairs_usage_error(const char *msg)
+{
+	fprintf(stderr, "rdma-analyze: pairs: %s\nTry 'rdma-analyze pairs "
+		"--help' for more information.\n", msg);
+	return EXIT_USAGE;
+}
+
+static void pctx_release(struct pctx *x)
+{
+	int i;
+
+	for (i = 0; i < x->nf; i++) {
+		buf_release(&x->f[i].summary);
+		buf_release(&x->f[i].counters);
+	}
+	free(x->f);
+	pin_release(&x->in);
+	pt_release(&x->t);
+	pm_release(&x->pm);
+}
+
+int cmd_pairs(int argc, char **argv)
+{
+	const char *file = NULL, *results = NULL;
+	struct pctx x;
+	sqlite3 *db;
+	int c, json = 0, rc = 0, i;
+	int64_t t0;
+	size_t o;
+
+	memset(&x, 0, sizeof(x));
+	x.method = PM_BEST;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", pairs_opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			file = optarg;
+			break;
+		case 'r':
+			results = optarg;
+			break;
+		case 'm':
+			if (!strcmp(optarg, "best"))
+				x.method = PM_BEST;
+			else if (!strcmp(optarg, "tomography"))
+				x.method = PM_TOMOGRAPHY;
+			else
+				return pairs_usage_error("--method: best or "
+							 "tomography");
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			fputs(pairs_usage, stdout);
+			return fflush(stdout) || ferror(stdout) ? EXIT_INPUT : 0;
+		default:
+			return pairs_usage_error("bad option");
+		}
+	}
+	if (!file)
+		return pairs_usage_error("--db FILE is required");
+	if (optind != argc)
+		return pairs_usage_error("no arguments besides the options");
+	/* db_open would create a missing file */
+	if (access(file, R_OK)) {
+		error("cannot open database '%s': %s", file, strerror(errno));
+		return EXIT_INPUT;
+	}
+	db = db_open(file);
+	if (!db)
+		return EXIT_INPUT;
+	t0 = mono_ms();
+	pm_init(&x.pm);
+	pin_init(&x.in);
+	pt_load(&x.t, db, &x.pm);
+	if (results && pin_csv(&x.t, &x.in, results) < 0)
+		rc = EXIT_INPUT;
+	if (!rc) {
+		pin_nccl(&x.t, &x.in);
+		pin_perftest(&x.t, &x.in);
+	}
+	x.load_ms = mono_ms() - t0;
+	if (!rc) {
+		t0 = mono_ms();
+		pm_localize(&x.pm, x.method, x.t.nep, pt_path, &x.t);
+		x.localize_ms = mono_ms() - t0;
+		for (o = 0; o < x.pm.nobs; o++)
+			x.degraded += x.pm.obs[o].outcome == PO_DEGRADED;
+		x.f = xcalloc((size_t)x.pm.nsus + 1, sizeof(*x.f));
+		for (i = 0; i < x.pm.nsus; i++)
+			finding_of(&x, &x.pm.sus[i], &x.f[x.nf++]);
+		print_notes(x.in.notes.buf);
+		if (json)
+			print_json(&x);
+		else
+			print_text(&x);
+		rc = worst(&x);
+	}
+	pctx_release(&x);
+	db_close(db);
+	if (fflush(stdout) || ferror(stdout)) {
+		error("cannot write the output");
+		return EXIT_INPUT;
+	}
+	return rc;
+}

@@ -1,0 +1,796 @@
+/* pairs: the localization engine (see pairs.h); no SQL, no output */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "pairs.h"
+#include "util.h"
+
+#define NOISE_START 0.01	/* the noise rate of the first round */
+#define NOISE_MIN 0.001
+#define NOISE_MAX 0.2
+#define MAX_PICKS 64		/* suspects at most: more is no diagnosis */
+#define ALT_MARGIN 2.0		/* log-likelihood: "nearly as well" */
+#define ALT_CANDIDATES 32
+#define SPLIT_BUDGET 200000	/* paths computed looking for a split test */
+
+/* --- string map --- */
+
+void smap_init(struct smap *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void smap_release(struct smap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->size; i++)
+		free(m->key[i]);
+	free(m->key);
+	free(m->val);
+	smap_init(m);
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static size_t smap_slot(const struct smap *m, const char *key)
+{
+	size_t i = (size_t)hash_str(key) & (m->size - 1);
+
+	while (m->key[i] && strcmp(m->key[i], key))
+		i = (i + 1) & (m->size - 1);
+	return i;
+}
+
+int smap_get(const struct smap *m, const char *key)
+{
+	size_t i;
+
+	if (!m->size)
+		return -1;
+	i = smap_slot(m, key);
+	return m->key[i] ? m->val[i] : -1;
+}
+
+static void smap_grow(struct smap *m)
+{
+	struct smap n;
+	size_t i, j;
+
+	n.size = m->size ? m->size * 2 : 64;
+	n.n = m->n;
+	n.key = xcalloc(n.size, sizeof(*n.key));
+	n.val = xcalloc(n.size, sizeof(*n.val));
+	for (i = 0; i < m->size; i++) {
+		if (!m->key[i])
+			continue;
+		j = smap_slot(&n, m->key[i]);
+		n.key[j] = m->key[i];
+		n.val[j] = m->val[i];
+	}
+	free(m->key);
+	free(m->val);
+	*m = n;
+}
+
+void smap_put(struct smap *m, const char *key, int val)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->size)
+		smap_grow(m);
+	i = smap_slot(m, key);
+	if (!m->key[i]) {
+		m->key[i] = xstrdup(key);
+		m->n++;
+	}
+	m->val[i] = val;
+}
+
+/* --- the model --- */
+
+void pm_init(struct pmodel *pm)
+{
+	memset(pm, 0, sizeof(*pm));
+	smap_init(&pm->keys);
+}
+
+static void suspects_free(struct pmodel *pm)
+{
+	int i;
+
+	for (i = 0; i < pm->nsus; i++) {
+		free(pm->sus[i].equiv);
+		free(pm->sus[i].alt);
+	}
+	free(pm->sus);
+	pm->sus = NULL;
+	pm->nsus = 0;
+}
+
+void pm_release(struct pmodel *pm)
+{
+	int i;
+
+	if (!pm)
+		return;
+	for (i = 0; i < pm->ncomp; i++) {
+		free(pm->comp[i].key);
+		free(pm->comp[i].name);
+	}
+	free(pm->comp);
+	smap_release(&pm->keys);
+	free(pm->obs);
+	free(pm->oc);
+	free(pm->coff);
+	free(pm->co);
+	free(pm->fail_n);
+	free(pm->pass_n);
+	suspects_free(pm);
+	pm_init(pm);
+}
+
+int pm_comp(struct pmodel *pm, int kind, const char *key, const char *name)
+{
+	int c = smap_get(&pm->keys, key);
+	struct pcomp *p;
+
+	if (c >= 0)
+		return c;
+	if (pm->ncomp == pm->acomp) {
+		pm->acomp = pm->acomp ? pm->acomp * 2 : 256;
+		pm->comp = xrealloc(pm->comp, (size_t)pm->acomp * sizeof(*pm->comp));
+	}
+	c = pm->ncomp++;
+	p = &pm->comp[c];
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->key = xstrdup(key);
+	p->name = xstrdup(name);
+	p->port[0] = p->port[1] = -1;
+	p->host = -1;
+	smap_put(&pm->keys, key, c);
+	return c;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+void pm_obs(struct pmodel *pm, int a, int b, int outcome, int source,
+	    const int *comps, int n)
+{
+	struct pobs *o;
+	int *dst, i, k = 0;
+
+	if (pm->nobs == pm->aobs) {
+		pm->aobs = pm->aobs ? pm->aobs * 2 : 1024;
+		pm->obs = xrealloc(pm->obs, pm->aobs * sizeof(*pm->obs));
+	}
+	while (pm->noc + (size_t)n > pm->aoc) {
+		pm->aoc = pm->aoc ? pm->aoc * 2 : 8192;
+		pm->oc = xrealloc(pm->oc, pm->aoc * sizeof(*pm->oc));
+	}
+	dst = pm->oc + pm->noc;
+	memcpy(dst, comps, (size_t)n * sizeof(*dst));
+	qsort(dst, (size_t)n, sizeof(*dst), cmp_int);
+	for (i = 0; i < n; i++)
+		if (!k || dst[k - 1] != dst[i])
+			dst[k++] = dst[i];
+	o = &pm->obs[pm->nobs++];
+	o->a = a;
+	o->b = b;
+	o->outcome = outcome;
+	o->source = source;
+	o->off = (uint32_t)pm->noc;
+	o->n = (uint32_t)k;
+	pm->noc += (size_t)k;
+}
+
+int pm_obs_has(const struct pmodel *pm, size_t o, int c)
+{
+	const int *v = pm->oc + pm->obs[o].off;
+	size_t lo = 0, hi = pm->obs[o].n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v[mid] == c)
+			return 1;
+		if (v[mid] < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static int failing(const struct pobs *o)
+{
+	return o->outcome != PO_OK;
+}
+
+/* component -> observations, and the counts through each component */
+static void build_index(struct pmodel *pm)
+{
+	size_t o, i, nc = (size_t)pm->ncomp;
+	uint32_t *fill;
+
+	free(pm->coff);
+	free(pm->co);
+	free(pm->fail_n);
+	free(pm->pass_n);
+	pm->coff = xcalloc(nc + 1, sizeof(*pm->coff));
+	pm->fail_n = xcalloc(nc + 1, sizeof(*pm->fail_n));
+	pm->pass_n = xcalloc(nc + 1, sizeof(*pm->pass_n));
+	pm->nfail = pm->npass = 0;
+	for (o = 0; o < pm->nobs; o++) {
+		const struct pobs *ob = &pm->obs[o];
+
+		if (failing(ob))
+			pm->nfail++;
+		else
+			pm->npass++;
+		for (i = 0; i < ob->n; i++) {
+			int c = pm->oc[ob->off + i];
+
+			pm->coff[c + 1]++;
+			if (failing(ob))
+				pm->fail_n[c]++;
+			else
+				pm->pass_n[c]++;
+		}
+	}
+	for (i = 0; i < nc; i++)
+		pm->coff[i + 1] += pm->coff[i];
+	pm->co = xmalloc((pm->coff[nc] + 1) * sizeof(*pm->co));
+	fill = xmalloc((nc + 1) * sizeof(*fill));
+	memcpy(fill, pm->coff, (nc + 1) * sizeof(*fill));
+	for (o = 0; o < pm->nobs; o++)
+		for (i = 0; i < pm->obs[o].n; i++)
+			pm->co[fill[pm->oc[pm->obs[o].off + i]]++] = (int)o;
+	free(fill);
+}
+
+/* --- likelihoods --- */
+
+/* the failure rate of a suspect, kept off 0 and 1 so that one flipped
+ * outcome costs a finite amount */
+static double rate(int f, int s)
+{
+	return (f + 0.5) / (f + s + 1.0);
+}
+
+/* log-likelihood ratio of "c fails its pairs at its own rate" against
+ * "they fail at the noise rate e" */
+static double llr(int f, int s, double e)
+{
+	double q = rate(f, s);
+
+	if (f <= 0 || q <= e)
+		return 0;
+	return f * log(q / e) + s * log((1 - q) / (1 - e));
+}
+
+/* what one more suspect costs: the evidence must beat picking any of
+ * ncomp components by chance */
+static double penalty(const struct pmodel *pm)
+{
+	return log((double)pm->ncomp + 1) + 1;
+}
+
+static double obs_ll(const struct pmodel *pm, size_t o, const char *in,
+		     double e)
+{
+	const struct pobs *ob = &pm->obs[o];
+	double ok = 1 - e;
+	uint32_t i;
+
+	for (i = 0; i < ob->n; i++) {
+		int c = pm->oc[ob->off + i];
+
+		if (in[c])
+			ok *= 1 - rate(pm->fail_n[c], pm->pass_n[c]);
+	}
+	if (ok < 1e-12)
+		ok = 1e-12;
+	if (ok > 1 - 1e-12)
+		ok = 1 - 1e-12;
+	return failing(ob) ? log(1 - ok) : log(ok);
+}
+
+static double total_score(const struct pmodel *pm, const char *in, int nin,
+			  double e)
+{
+	double ll = 0;
+	size_t o;
+
+	for (o = 0; o < pm->nobs; o++)
+		ll += obs_ll(pm, o, in, e);
+	return ll - penalty(pm) * nin;
+}
+
+/* the score change of swapping c for d in the set, over the observations
+ * crossing either (the others do not change) */
+static double swap_delta(const struct pmodel *pm, char *in, int c, int d,
+			 double e)
+{
+	double before = 0, after = 0;
+	uint32_t i;
+	int pass, k;
+
+	for (pass = 0; pass < 2; pass++) {
+		int x = pass ? d : c;
+
+		for (i = pm->coff[x]; i < pm->coff[x + 1]; i++) {
+			size_t o = (size_t)pm->co[i];
+
+			if (pass && pm_obs_has(pm, o, c))
+				continue;
+			for (k = 0; k < 2; k++) {
+				char sc = in[c], sd = in[d];
+
+				if (k) {
+					in[c] = 0;
+					in[d] = 1;
+				}
+				if (k)
+					after += obs_ll(pm, o, in, e);
+				else
+					before += obs_ll(pm, o, in, e);
+				in[c] = sc;
+				in[d] = sd;
+			}
+		}
+	}
+	return after - before;
+}
+
+/* --- greedy maximum likelihood --- */
+
+struct gstate {
+	int *cf;		/* open failing observations through each comp */
+	char *open;		/* per observation: failing and not yet explained */
+};
+
+/* pick components for the open failing observations while one pays for
+ * itself; skip is a component not to use (-1 none); returns the count */
+static int greedy(struct pmodel *pm, struct gstate *g, int skip, double e,
+		  int *pick, int max)
+{
+	double pen = penalty(pm);
+	int n = 0, c;
+
+	while (n < max) {
+		double best = 0;
+		int bc = -1;
+		uint32_t i, j;
+
+		for (c = 0; c < pm->ncomp; c++) {
+			double s;
+
+			if (c == skip || !g->cf[c])
+				continue;
+			s = llr(g->cf[c], pm->pass_n[c], e);
+			if (bc < 0 || s > best + 1e-9 ||
+			    (s > best - 1e-9 &&
+			     pm->comp[c].kind < pm->comp[bc].kind)) {
+				best = s;
+				bc = c;
+			}
+		}
+		if (bc < 0 || best < pen)
+			break;
+		pick[n++] = bc;
+		for (i = pm->coff[bc]; i < pm->coff[bc + 1]; i++) {
+			size_t o = (size_t)pm->co[i];
+
+			if (!g->open[o])
+				continue;
+			g->open[o] = 0;
+			for (j = 0; j < pm->obs[o].n; j++)
+				g->cf[pm->oc[pm->obs[o].off + j]]--;
+		}
+	}
+	return n;
+}
+
+/* open the failing observations (all, or those crossing comp only) */
+static void gstate_open(const struct pmodel *pm, struct gstate *g, int comp)
+{
+	size_t o, lo = 0, hi = pm->nobs;
+	uint32_t j;
+
+	memset(g->cf, 0, (size_t)pm->ncomp * sizeof(*g->cf));
+	memset(g->open, 0, pm->nobs);
+	if (comp >= 0) {
+		lo = pm->coff[comp];
+		hi = pm->coff[comp + 1];
+	}
+	for (; lo < hi; lo++) {
+		o = comp >= 0 ? (size_t)pm->co[lo] : lo;
+		if (!failing(&pm->obs[o]))
+			continue;
+		g->open[o] = 1;
+		for (j = 0; j < pm->obs[o].n; j++)
+			g->cf[pm->oc[pm->obs[o].off + j]]++;
+	}
+}
+
+static int set_add(int *set, int n, int c)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (set[i] == c)
+			return n;
+	set[n] = c;
+	return n + 1;
+}
+
+static void set_mask(char *in, int ncomp, const int *set, int n)
+{
+	int i;
+
+	memset(in, 0, (size_t)ncomp + 1);
+	for (i = 0; i < n; i++)
+		in[set[i]] = 1;
+}
+
+/* one round at noise rate e: greedy, then each pick replaced by finer
+ * components, or dropped, when the whole set scores better so */
+static int best_round(struct pmodel *pm, double e, int *set)
+{
+	struct gstate g;
+	char *in = xcalloc((size_t)pm->ncomp + 1, 1);
+	int *alt = xmalloc(MAX_PICKS * sizeof(*alt));
+	int *tmp = xmalloc(2 * MAX_PICKS * sizeof(*tmp));
+	int n, i, j, k, na, nn, steps = 0;
+
+	g.cf = xcalloc((size_t)pm->ncomp + 1, sizeof(*g.cf));
+	g.open = xcalloc(pm->nobs + 1, 1);
+	gstate_open(pm, &g, -1);
+	n = greedy(pm, &g, -1, e, set, MAX_PICKS);
+	for (i = 0; i < n && steps < 4 * MAX_PICKS; i++, steps++) {
+		int c = set[i];
+		double base;
+
+		set_mask(in, pm->ncomp, set, n);
+		base = total_score(pm, in, n, e);
+		/* finer: what explains c's failures without c */
+		gstate_open(pm, &g, c);
+		na = greedy(pm, &g, c, e, alt, MAX_PICKS);
+		for (j = nn = 0; j < n; j++)
+			if (set[j] != c)
+				tmp[nn++] = set[j];
+		for (k = 0; k < na; k++)
+			nn = set_add(tmp, nn, alt[k]);
+		if (na && nn <= MAX_PICKS) {
+			set_mask(in, pm->ncomp, tmp, nn);
+			if (total_score(pm, in, nn, e) > base + 1e-9) {
+				memcpy(set, tmp, (size_t)nn * sizeof(*set));
+				n = nn;
+				i--;
+				continue;
+			}
+		}
+		/* or nothing at all in its place */
+		for (j = nn = 0; j < n; j++)
+			if (set[j] != c)
+				tmp[nn++] = set[j];
+		set_mask(in, pm->ncomp, tmp, nn);
+		if (total_score(pm, in, nn, e) >= base) {
+			memcpy(set, tmp, (size_t)nn * sizeof(*set));
+			n = nn;
+			i--;
+		}
+	}
+	free(tmp);
+	free(alt);
+	free(in);
+	free(g.cf);
+	free(g.open);
+	return n;
+}
+
+/* the failure rate of the observations no suspect crosses */
+static double residual_noise(const struct pmodel *pm, const int *set, int n)
+{
+	size_t o, f = 0, all = 0;
+	int i;
+
+	for (o = 0; o < pm->nobs; o++) {
+		for (i = 0; i < n; i++)
+			if (pm_obs_has(pm, o, set[i]))
+				break;
+		if (i < n)
+			continue;
+		all++;
+		f += failing(&pm->obs[o]);
+	}
+	if (!all)
+		return NOISE_START;
+	return (double)f / (double)all;
+}
+
+static double clamp(double v, double lo, double hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* --- tomography: cleared by a passing path, then greedy set cover --- */
+
+static int tomography(struct pmodel *pm, int *set)
+{
+	int *cnt = xcalloc((size_t)pm->ncomp + 1, sizeof(*cnt));
+	char *open = xcalloc(pm->nobs + 1, 1);
+	size_t o;
+	uint32_t i, j;
+	int n = 0, c;
+
+	for (o = 0; o < pm->nobs; o++) {
+		const struct pobs *ob = &pm->obs[o];
+
+		if (!failing(ob))
+			continue;
+		for (j = 0; j < ob->n; j++)
+			if (!pm->pass_n[pm->oc[ob->off + j]])
+				break;
+		if (j == ob->n)
+			continue;	/* every component cleared: noise */
+		open[o] = 1;
+		for (j = 0; j < ob->n; j++)
+			cnt[pm->oc[ob->off + j]]++;
+	}
+	while (n < MAX_PICKS) {
+		int bc = -1;
+
+		for (c = 0; c < pm->ncomp; c++) {
+			if (pm->pass_n[c] || !cnt[c])
+				continue;
+			if (bc < 0 || cnt[c] > cnt[bc] ||
+			    (cnt[c] == cnt[bc] &&
+			     pm->comp[c].kind < pm->comp[bc].kind))
+				bc = c;
+		}
+		if (bc < 0)
+			break;
+		set[n++] = bc;
+		for (i = pm->coff[bc]; i < pm->coff[bc + 1]; i++) {
+			o = (size_t)pm->co[i];
+			if (!open[o])
+				continue;
+			open[o] = 0;
+			for (j = 0; j < pm->obs[o].n; j++)
+				cnt[pm->oc[pm->obs[o].off + j]]--;
+		}
+	}
+	free(cnt);
+	free(open);
+	return n;
+}
+
+/* --- what is reported of each pick --- */
+
+/* alternatives and equivalents of suspect s among the components sharing
+ * its failing observations */
+static void find_alternatives(struct pmodel *pm, struct psuspect *s,
+			      char *in, enum pm_method m, double e)
+{
+	int c = s->comp, *ov = xcalloc((size_t)pm->ncomp + 1, sizeof(*ov));
+	int *cand = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*cand));
+	int ncand = 0, i, d;
+	uint32_t k, j;
+
+	for (k = pm->coff[c]; k < pm->coff[c + 1]; k++) {
+		const struct pobs *ob = &pm->obs[pm->co[k]];
+
+		if (!failing(ob))
+			continue;
+		for (j = 0; j < ob->n; j++) {
+			d = pm->oc[ob->off + j];
+			if (d != c && !in[d] && !ov[d]++)
+				cand[ncand++] = d;
+		}
+	}
+	/* most shared first; a stable order for equal counts */
+	for (i = 1; i < ncand; i++) {
+		int x = cand[i], y = i;
+
+		while (y > 0 && (ov[cand[y - 1]] < ov[x] ||
+				 (ov[cand[y - 1]] == ov[x] && cand[y - 1] > x))) {
+			cand[y] = cand[y - 1];
+			y--;
+		}
+		cand[y] = x;
+	}
+	if (ncand > ALT_CANDIDATES)
+		ncand = ALT_CANDIDATES;
+	s->equiv = xmalloc(((size_t)ncand + 1) * sizeof(int));
+	s->alt = xmalloc(((size_t)ncand + 1) * sizeof(int));
+	for (i = 0; i < ncand; i++) {
+		int same;
+
+		d = cand[i];
+		if (2 * ov[d] < pm->fail_n[c])
+			break;
+		same = ov[d] == pm->fail_n[c] && pm->fail_n[d] == pm->fail_n[c] &&
+		       pm->pass_n[d] == pm->pass_n[c];
+		for (k = pm->coff[c]; same && k < pm->coff[c + 1]; k++)
+			same = pm_obs_has(pm, (size_t)pm->co[k], d);
+		if (same) {
+			s->equiv[s->nequiv++] = d;
+			continue;
+		}
+		if (m == PM_TOMOGRAPHY) {
+			if (!pm->pass_n[d] && ov[d] >= s->explained)
+				s->alt[s->nalt++] = d;
+		} else if (swap_delta(pm, in, c, d, e) >= -ALT_MARGIN) {
+			s->alt[s->nalt++] = d;
+		}
+	}
+	free(ov);
+	free(cand);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static uint64_t pair_key(int a, int b)
+{
+	uint64_t x = (uint32_t)(a < b ? a : b), y = (uint32_t)(a < b ? b : a);
+
+	return x << 32 | y;
+}
+
+/* an untested pair whose path crosses exactly one of c and d: starting
+ * from the endpoints of c's failing pairs, the nearest place to look */
+static void find_split(const struct pmodel *pm, struct psuspect *s, int d,
+		       const uint64_t *tested, size_t ntested, int nep,
+		       pm_path_fn path, void *ctx)
+{
+	int c = s->comp, buf[256], *from, nfrom = 0, i, b, k, n;
+	long budget = SPLIT_BUDGET;
+	uint32_t j;
+
+	from = xmalloc(((size_t)pm->fail_n[c] * 2 + 1) * sizeof(*from));
+	for (j = pm->coff[c]; j < pm->coff[c + 1]; j++) {
+		const struct pobs *ob = &pm->obs[pm->co[j]];
+
+		if (!failing(ob))
+			continue;
+		for (k = 0; k < 2; k++) {
+			int e = k ? ob->b : ob->a;
+
+			for (i = 0; i < nfrom && from[i] != e; i++)
+				;
+			if (i == nfrom && nfrom < 64)
+				from[nfrom++] = e;
+		}
+	}
+	for (i = 0; i < nfrom && budget > 0; i++) {
+		for (b = 0; b < nep && budget > 0; b++) {
+			uint64_t key = pair_key(from[i], b);
+			int hc = 0, hd = 0;
+
+			if (b == from[i] || bsearch(&key, tested, ntested,
+						    sizeof(*tested), cmp_u64))
+				continue;
+			budget--;
+			n = path(ctx, from[i], b, buf, (int)ARRAY_SIZE(buf));
+			for (k = 0; k < n; k++) {
+				hc |= buf[k] == c;
+				hd |= buf[k] == d;
+			}
+			if (n > 0 && hc != hd) {
+				s->split_a = from[i];
+				s->split_b = b;
+				s->split_crosses = hc ? c : d;
+				free(from);
+				return;
+			}
+		}
+	}
+	free(from);
+}
+
+static int cmp_suspect(const void *a, const void *b)
+{
+	const struct psuspect *x = a, *y = b;
+
+	if (x->explained != y->explained)
+		return y->explained - x->explained;
+	return (x->score < y->score) - (x->score > y->score);
+}
+
+int pm_localize(struct pmodel *pm, enum pm_method m, int nep, pm_path_fn path,
+		void *ctx)
+{
+	int *set = xmalloc(MAX_PICKS * sizeof(*set)), n, i, round;
+	char *in, *done;
+	double e = NOISE_START;
+	uint64_t *tested;
+	size_t o;
+	uint32_t k;
+
+	suspects_free(pm);
+	build_index(pm);
+	if (m == PM_TOMOGRAPHY) {
+		n = tomography(pm, set);
+	} else {
+		n = best_round(pm, e, set);
+		for (round = 0; round < 3; round++) {
+			double e2 = clamp(residual_noise(pm, set, n), NOISE_MIN,
+					  NOISE_MAX);
+
+			if (fabs(log(e2 / e)) < 0.3)
+				break;
+			e = e2;
+			n = best_round(pm, e, set);
+		}
+	}
+	pm->noise = e;
+	in = xcalloc((size_t)pm->ncomp + 1, 1);
+	for (i = 0; i < n; i++)
+		in[set[i]] = 1;
+	pm->sus = xcalloc((size_t)n + 1, sizeof(*pm->sus));
+	pm->nsus = n;
+	/* each failing observation is explained by the first pick crossing it */
+	done = xcalloc(pm->nobs + 1, 1);
+	for (i = 0; i < n; i++) {
+		struct psuspect *s = &pm->sus[i];
+		int c = set[i];
+
+		s->comp = c;
+		s->fail = pm->fail_n[c];
+		s->pass = pm->pass_n[c];
+		s->split_a = s->split_b = s->split_crosses = -1;
+		for (k = pm->coff[c]; k < pm->coff[c + 1]; k++) {
+			o = (size_t)pm->co[k];
+			if (failing(&pm->obs[o]) && !done[o]) {
+				done[o] = 1;
+				s->explained++;
+			}
+		}
+		s->score = m == PM_TOMOGRAPHY ? s->explained :
+			   llr(s->fail, s->pass, e);
+	}
+	pm->unexplained = 0;
+	for (o = 0; o < pm->nobs; o++)
+		if (failing(&pm->obs[o]) && !done[o])
+			pm->unexplained++;
+	free(done);
+	qsort(pm->sus, (size_t)n, sizeof(*pm->sus), cmp_suspect);
+	tested = xmalloc((pm->nobs + 1) * sizeof(*tested));
+	for (o = 0; o < pm->nobs; o++)
+		tested[o] = pair_key(pm->obs[o].a, pm->obs[o].b);
+	qsort(tested, pm->nobs, sizeof(*tested), cmp_u64);
+	for (i = 0; i < n; i++) {
+		struct psuspect *s = &pm->sus[i];
+
+		find_alternatives(pm, s, in, m, e);
+		if (path && (s->nalt || s->nequiv))
+			find_split(pm, s, s->nalt ? s->alt[0] : s->equiv[0],
+				   tested, pm->nobs, nep, path, ctx);
+	}
+	free(tested);
+	free(in);
+	free(set);
+	return 0;
+}

@@ -1,0 +1,222 @@
+/* pairs: pairwise localization -- from "these pairs of nodes fail, those
+ * work" to the few components (node, HCA port and its cable, inter-switch
+ * link or one direction of it, switch) that explain it.
+ *
+ * The model is topology-free: a component is a name and a kind; an
+ * observation is one pair result (ok, fail or degraded) with the list of
+ * components its traffic crosses in both directions.  pairs-topo.c fills
+ * the lists from whatever topology the database holds; the engine here
+ * only counts.  Observations and components are indexed both ways
+ * (observation -> components, component -> observations), so a 512-host
+ * all-pairs run is a few million integer visits.
+ *
+ * Methods:
+ *   best        greedy maximum likelihood: a faulty component fails the
+ *               pairs crossing it with its own rate q (1 for a hard fault,
+ *               less for a flaky one), other pairs fail at the noise rate
+ *               e; components are added while the log-likelihood ratio of
+ *               one pays for its cost (fewest components); a chosen one is
+ *               replaced by several finer ones when they explain its
+ *               failures better (two bad nodes on one leaf are not "the
+ *               leaf"); near-ties are reported as alternatives
+ *   tomography  the classic floor: every component on a passing path is
+ *               cleared, then a greedy set cover of the failing paths by
+ *               the components left
+ *
+ * Ownership: a struct pmodel owns its components, observations and
+ * results; pm_release() frees them all.
+ */
+#ifndef RDMA_ANALYZE_PAIRS_H
+#define RDMA_ANALYZE_PAIRS_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+/* kinds, in the order a tie between identical components is broken: the
+ * cable before the node it is the only cable of, a link before a switch */
+enum pc_kind {
+	PC_CABLE,	/* an HCA port and the cable to its switch */
+	PC_LINK,	/* an inter-switch cable, both directions */
+	PC_HALF,	/* one direction of an inter-switch cable */
+	PC_HCA,		/* an HCA port where no cable is known */
+	PC_NODE,	/* a host: every HCA it has */
+	PC_SWITCH,	/* a whole switch */
+	PC_NKINDS
+};
+
+enum po_outcome { PO_OK, PO_FAIL, PO_DEGRADED };
+
+/* a string -> int map (open addressing); keys are copied */
+struct smap {
+	char **key;
+	int *val;
+	size_t n, size;
+};
+
+void smap_init(struct smap *m);
+void smap_release(struct smap *m);
+/* the value of key, or -1 */
+int smap_get(const struct smap *m, const char *key);
+void smap_put(struct smap *m, const char *key, int val);
+
+struct pcomp {
+	int kind;
+	char *key;		/* unique: "N:node07", "L:0x..:3-0x..:1" */
+	char *name;		/* as printed */
+	/* the physical ends, for counters and the JSON: a link's two switch
+	 * ports, a cable's CA port and switch port, a switch (port -1) */
+	char guid[2][24];
+	int port[2];
+	int host;		/* PC_NODE / PC_CABLE / PC_HCA: the host's index */
+};
+
+struct pobs {
+	int a, b;		/* endpoints (the topology's ids) */
+	int outcome;
+	int source;		/* the input it came from (pairs-input.c) */
+	uint32_t off, n;	/* its components: pm->oc[off .. off + n) */
+};
+
+/* one reported component */
+struct psuspect {
+	int comp;
+	int fail, pass;		/* failing / passing observations through it */
+	int explained;		/* failing observations assigned to it */
+	double score;		/* log-likelihood gain (best) or cover (tomography) */
+	int *equiv;		/* components crossed by exactly the same pairs */
+	int nequiv;
+	int *alt;		/* components that explain the data nearly as well */
+	int nalt;
+	int split_a, split_b;	/* an untested pair telling comp from alt[0]
+				 * (or from equiv[0]); -1 when none */
+	int split_crosses;	/* the component that pair crosses */
+};
+
+struct pmodel {
+	struct pcomp *comp;
+	int ncomp, acomp;
+	struct smap keys;	/* key -> component index */
+	struct pobs *obs;
+	size_t nobs, aobs;
+	int *oc;		/* observation -> components (sorted, unique) */
+	size_t noc, aoc;
+	/* built by pm_localize */
+	uint32_t *coff;		/* component -> observations */
+	int *co;
+	int *fail_n, *pass_n;	/* per component */
+	size_t nfail, npass;
+	/* results */
+	struct psuspect *sus;
+	int nsus;
+	double noise;		/* the noise rate used */
+	size_t unexplained;	/* failing observations no suspect explains */
+};
+
+/* the topology's answer for a pair that was not tested: its components
+ * (both directions); returns the count, or -1 when it has no path */
+typedef int (*pm_path_fn)(void *ctx, int a, int b, int *out, int max);
+
+enum pm_method { PM_BEST, PM_TOMOGRAPHY };
+
+void pm_init(struct pmodel *pm);
+void pm_release(struct pmodel *pm);
+/* the component with this key, created with kind and name if new */
+int pm_comp(struct pmodel *pm, int kind, const char *key, const char *name);
+/* add an observation; comps need not be sorted or unique */
+void pm_obs(struct pmodel *pm, int a, int b, int outcome, int source,
+	    const int *comps, int n);
+/* localize; nep endpoints and path let it suggest split tests (path may be
+ * NULL); 0 or -1 */
+int pm_localize(struct pmodel *pm, enum pm_method m, int nep, pm_path_fn path,
+		void *ctx);
+/* is component c on observation o's path? */
+int pm_obs_has(const struct pmodel *pm, size_t o, int c);
+
+/* --- the topology (pairs-topo.c) --- */
+
+enum pt_kind { PT_NONE, PT_MAD, PT_FABRIC };
+
+/* an endpoint: one HCA port of a host, or a host whose HCA is unknown */
+struct pep {
+	int host;
+	int ca;			/* PT_FABRIC: fabric node index; -1 */
+	int port;		/* -1: the whole host */
+	char ibdev[64];
+	char *label;		/* "node07 mlx5_0 port 1", "node07" */
+	int cable;		/* its PC_CABLE / PC_HCA component, -1 */
+	int leaf;		/* PT_MAD: its switch's component, -1 */
+};
+
+struct phost {
+	char *name;
+	int64_t bundle;		/* its newest bundle, 0 if none */
+	int ep;			/* the endpoint naming the host, -1 until known */
+	int node;		/* its PC_NODE component */
+};
+
+struct fnode;
+
+struct ptopo {
+	int kind;
+	sqlite3 *db;
+	struct pmodel *pm;
+	struct phost *host;
+	int nhost, ahost;
+	struct smap hostmap;	/* lower-case name -> host */
+	struct pep *ep;
+	int nep, aep;
+	struct smap names;	/* lower-case name, GUID, address -> endpoint
+				 * (-2: more than one) */
+	int *lid_ep;		/* LID -> endpoint, -1 */
+	int nlid;
+	/* PT_FABRIC */
+	struct fnode *fn;
+	int nfn;
+	struct smap guids;	/* node GUID -> fabric node */
+	int64_t scan;		/* the scan's bundle */
+	char scan_from[128];	/* "node003, 2025-11-29T21:04:05Z" */
+	int scan_nodes;
+	int create_hosts;	/* unknown names become hosts (no topology) */
+};
+
+/* the newest fabric scan, else the mad peers, else nothing; 0 or -1 */
+int pt_load(struct ptopo *t, sqlite3 *db, struct pmodel *pm);
+void pt_release(struct ptopo *t);
+/* an endpoint for a name, host name, "host ibdev", GUID, LID or address
+ * (an NCCL "10.0.0.2<4321>" too): >= 0, -1 unknown, -2 ambiguous */
+int pt_resolve(struct ptopo *t, const char *name);
+/* the endpoint of a bundle's HCA (ibdev may be "" or NULL: the host) */
+int pt_local(struct ptopo *t, int64_t bundle, const char *ibdev);
+/* the components between two endpoints, both directions; -1 when the
+ * forwarding tables have no route (out still gets the ends) */
+int pt_path(void *t, int a, int b, int *out, int max);
+
+/* corroborating counters of a component, "where name value (source)"
+ * lines appended to out; returns how many */
+int pt_counters(struct ptopo *t, int comp, struct buf *out);
+
+/* --- the inputs (pairs-input.c) --- */
+
+enum pin_source { PIN_CSV, PIN_NCCL, PIN_PERFTEST, PIN_NSOURCES };
+
+struct pinputs {
+	size_t rows[PIN_NSOURCES];	/* read */
+	size_t used[PIN_NSOURCES];	/* became observations */
+	size_t unresolved, ambiguous, unrouted, same_host, bad_lines;
+	char first_unresolved[128];
+	struct buf notes;		/* "pairs.csv:3: ..." lines */
+	size_t nnotes;
+	struct buf nccl;		/* JSON array members of decoded errors */
+};
+
+void pin_init(struct pinputs *in);
+void pin_release(struct pinputs *in);
+/* each reads its input into t->pm; 0, or -1 when it cannot be read */
+int pin_csv(struct ptopo *t, struct pinputs *in, const char *file);
+int pin_nccl(struct ptopo *t, struct pinputs *in);
+int pin_perftest(struct ptopo *t, struct pinputs *in);
+
+#endif
