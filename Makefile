@@ -5,7 +5,8 @@
 #                     build-check/ and run every test (tests/run.sh)
 #   make check-vm     only the Soft-RoCE guests under qemu (tests/vm/)
 #   make bench        speed, memory and size figures (tests/bench.sh,
-#                     tests/bench-fabric.sh, tests/bench-analyze.sh)
+#                     tests/bench-fabric.sh, tests/bench-pairs.sh,
+#                     tests/bench-analyze.sh)
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make V=1          show the commands
 
@@ -126,6 +127,7 @@ check-vm:
 bench: all $(TOOL_BIN)
 	$(Q)tests/bench.sh $(BUILD)
 	$(Q)tests/bench-fabric.sh $(BUILD)
+	$(Q)tests/bench-pairs.sh $(BUILD)
 	$(Q)$(if $(N),N=$(N) )tests/bench-analyze.sh $(BUILD)
 
 # the README's first command: collect this machine (when it can), then

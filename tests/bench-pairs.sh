@@ -1,0 +1,29 @@
+#!/bin/sh
+# tests/bench-pairs.sh BUILD: the measured accuracy of `rdma-analyze pairs`
+# (issue 7; tests/pairs-eval/README.md): fat trees of 32 to 512 hosts, one
+# and two rails, routed by opensm's minhop, updn and ftree engines on ibsim
+# and scanned with rdma-collect --fabric (cached in RDMA_PAIRS_CACHE,
+# default ~/.cache/rdma-pairs-eval), then CASES random cases (default
+# 1080, 20 a row of the table; SEED, default 1) scored for --method best
+# and the floor --method tomography, the issue's targets beside each row,
+# then the time of one localization on 512 hosts with all pairs.
+# Skips with the reason when ibsim or python3 is missing; never fails on a
+# figure (a row below its target says MISSES).
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "${1:-build}" && pwd) || exit 1
+export LC_ALL=C
+: "${RANDOM:=0}"	# tests/ibsim/fabric.sh reads it; dash has none
+
+. "$TOP/tests/ibsim/fabric.sh"
+if ! fab_have; then
+	echo "bench-pairs: skipped: missing $FAB_MISSING"
+	exit 0
+fi
+command -v python3 >/dev/null || { echo "bench-pairs: skipped: no python3"; exit 0; }
+if ! "$BUILD/rdma-analyze" pairs --help >/dev/null 2>&1; then
+	echo "bench-pairs: skipped: $BUILD/rdma-analyze has no pairs subcommand"
+	exit 0
+fi
+exec python3 "$TOP/tests/pairs-eval/eval.py" --build "$BUILD" \
+	--cases "${CASES:-1080}" --seed "${SEED:-1}" --speed

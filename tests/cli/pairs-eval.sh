@@ -1,0 +1,78 @@
+# pairs-eval: the accuracy harness of `rdma-analyze pairs` (issue 7,
+# tests/pairs-eval/) in small: fat trees of 32 hosts on one and two rails,
+# LFTs from opensm's minhop, updn and ftree engines on ibsim, scanned with
+# the collector under test.  The harness's routes must be the ones
+# `rdma-analyze path` prints (which path-ibsim.sh holds to ibtracert); a
+# sample of one case per row of the table, scored for both methods and for
+# the harness's own floor; loose bounds only (make bench runs the full
+# table, tests/bench-pairs.sh).
+. "$TOP/tests/ibsim/fabric.sh"
+
+if ! fab_have; then
+	skip "pairs evaluation on ibsim" "missing: $FAB_MISSING"
+	exit 0
+fi
+if ! command -v python3 >/dev/null; then
+	skip "pairs evaluation on ibsim" "no python3"
+	exit 0
+fi
+if ! "$RA" pairs --help >/dev/null 2>&1; then
+	skip "pairs evaluation on ibsim" "rdma-analyze has no pairs subcommand"
+	exit 0
+fi
+printf 'interceptor_via_lib:libumad2sim.so\n' >"$T/asan.supp"
+printf 'leak:libibnetdisc.so\nleak:libumad2sim.so\n' >"$T/lsan.supp"
+export ASAN_OPTIONS="verify_asan_link_order=0:detect_leaks=1:suppressions=$T/asan.supp"
+export LSAN_OPTIONS="suppressions=$T/lsan.supp"
+cd "$T" || exit 1
+EVAL="python3 $TOP/tests/pairs-eval/eval.py --build $BUILD --cache $T/cache"
+FABRICS="--fabrics 32x1,32x2 --engines minhop,updn,ftree"
+
+$EVAL $FABRICS --check-routes 10 >routes.out 2>&1
+rc=$?
+check_eq "the harness's routes are rdma-analyze path's (6 fabrics, 120 routes)" \
+	"$rc $(grep -c ': 20 of 20 routes' routes.out)" "0 6"
+[ $rc -eq 0 ] || sed 's/^/#   /' routes.out | head -10
+
+$EVAL $FABRICS --cases 54 --seed 7 --methods best,tomography,ref-floor \
+	--json log.json >table.out 2>err.out
+rc=$?
+check_eq "54 cases run, one a row of the table" \
+	"$rc $(grep -c '^[123] .* | ' table.out)" "0 54"
+[ $rc -eq 0 ] || sed 's/^/#   /' err.out | tail -5
+
+# figures over the sample, from the per-case log
+python3 - log.json >sums.out <<'EOF'
+import json, sys
+log = json.load(open(sys.argv[1]))
+def agg(method, pick):
+    c = [e[method] for e in log if pick(e["row"])]
+    return (sum(x["correct"] for x in c), sum(x["faults"] for x in c),
+            sum(x["top1"] for x in c), len(c))
+easy = lambda r: r[0] == 1 and r[1] == "all" and r[2] == 0 and r[3] == "hard"
+hard0 = lambda r: r[1] == "all" and r[2] == 0 and r[3] == "hard"
+for m in ("best", "tomography", "ref-floor"):
+    print(m, "easy", *agg(m, easy))
+    print(m, "hard0", *agg(m, hard0))
+    print(m, "all", *agg(m, lambda r: True))
+EOF
+field() { awk -v m="$1" -v w="$2" '$1 == m && $2 == w { print $'"$3"' }' sums.out; }
+check_eq "best: the single hard fault, all pairs, no noise, is the first suspect" \
+	"$(field best easy 5)" "$(field best easy 6)"
+check_eq "tomography (the floor) gets it too" \
+	"$(field tomography easy 5)" "$(field tomography easy 6)"
+check_eq "all pairs, hard faults, no noise: the floor finds every fault, as the harness's own floor does" \
+	"$(field tomography hard0 3) $(field ref-floor hard0 3)" "$(field best hard0 4) $(field best hard0 4)"
+b=$(field best all 3) t=$(field tomography all 3) n=$(field best all 4)
+if [ -n "$b" ] && [ "$b" -ge "$t" ] && [ $((b * 2)) -ge "$n" ]; then
+	ok "best finds at least as many faults as the floor and half of all ($b, floor $t, of $n)"
+else
+	fail "best finds at least as many faults as the floor and half of all ($b, floor $t, of $n)"
+fi
+
+# deterministic for a seed
+$EVAL --fabrics 32x2 --engines ftree --cases 6 --seed 3 --json a.json >/dev/null 2>&1
+$EVAL --fabrics 32x2 --engines ftree --cases 6 --seed 3 --json b.json >/dev/null 2>&1
+check "the same seed gives the same cases and answers" cmp a.json b.json
+$EVAL --fabrics 32x2 --engines ftree --cases 6 --seed 4 --json c.json >/dev/null 2>&1
+check "another seed gives other cases" sh -c '! cmp -s a.json c.json'
