@@ -28,6 +28,7 @@
 #define EXIT_INPUT 4
 
 int cmd_path(int argc, char **argv);	/* path.c: parses its own options */
+int cmd_history(int argc, char **argv);	/* history-cmd.c: its own options */
 int cmd_pairs(int argc, char **argv);	/* pairs-cmd.c: its own options */
 
 static const char usage_text[] =
@@ -38,6 +39,7 @@ static const char usage_text[] =
 "       rdma-analyze rules [--json]\n"
 "       rdma-analyze list BUNDLE...\n"
 "       rdma-analyze path --db FILE SRC DST\n"
+"       rdma-analyze history --db FILE NODE [--json] [--all]\n"
 "       rdma-analyze pairs --db FILE [--results CSV] [--method M] [--json]\n"
 "\n"
 "report  diagnose bundles (loaded in memory, or from --db: the newest\n"
@@ -62,6 +64,9 @@ static const char usage_text[] =
 "        LID or GUID) from the newest fabric scan's forwarding tables, as\n"
 "        ibtracert prints it, with each hop's counters; exit 1: a route\n"
 "        stops, 2: it loops (rdma-analyze path --help)\n"
+"history a node's bundles over time: snapshots (time, boot, uptime), what\n"
+"        changed, counter deltas and per-hour rates, new kernel log events\n"
+"        (rdma-analyze history --help; exit 4: no such node)\n"
 "pairs   which node, cable, link or switch explains the failing pairs of\n"
 "        a pair test (CSV), NCCL completion errors and perftest runs of\n"
 "        the bundles (rdma-analyze pairs --help; schema/PAIRS.md)\n"
@@ -445,6 +450,7 @@ static const struct {
 	{ "rules", cmd_rules },
 	{ "list", cmd_list },
 	{ "path", cmd_path },
+	{ "history", cmd_history },
 	{ "pairs", cmd_pairs },
 };
 

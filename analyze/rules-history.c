@@ -109,6 +109,13 @@ static int is_peer(const char *kind)
 	return !strncmp(kind, "PortCounters", 12);
 }
 
+static int link_down_counter(const char *name)
+{
+	return !strcmp(name, "LinkDownedCounter") ||
+	       !strcmp(name, "link_downed") ||
+	       !strcmp(name, "link_down_events_phy");
+}
+
 static int growth_row(const struct hist_row *r, void *arg)
 {
 	struct growth *g = arg;
@@ -126,10 +133,9 @@ static int growth_row(const struct hist_row *r, void *arg)
 		   hist_interval(g->s1, g->s2), g->s2->uptime_s, &d2);
 	if (!d2.delta || d2.status == HIST_RESET)
 		return 0;
-	/* the node's own reboot takes the link down once, and the switch
-	 * counts it: not growth */
-	if (peer && boot && !strcmp(r->name, "LinkDownedCounter") &&
-	    d2.status == HIST_DELTA && d2.delta <= 1)
+	/* a reboot takes the link down (and up) once, and both ends count
+	 * it: not growth */
+	if (boot && d2.delta <= 1 && link_down_counter(r->name))
 		return 0;
 	clean(r->name, name, sizeof(name));
 	clean(r->path, path, sizeof(path));
@@ -370,8 +376,10 @@ const struct rule rules_history[] = {
 		      "0 over the uptime, a value that went down in the same "
 		      "boot is a reset (no rate), a PMA counter at its maximum "
 		      "is saturated (at least, no rate), a 64-bit counter from "
-		      "its top to its bottom quarter wrapped; the peer's one "
-		      "LinkDownedCounter step across a reboot is not growth",
+		      "its top to its bottom quarter wrapped; across a reboot, "
+		      "one link-down count (link_downed, link_down_events_phy, "
+		      "the peer's LinkDownedCounter) is the reboot's own and not "
+		      "growth",
 	  .remediation = "Errors that keep growing come from a live fault: "
 			 "follow the counter's own check (SYMBOL_ERRORS, "
 			 "PORT_RCV_ERRORS, DROPS_IN_FLIGHT, RX_BUFFER_DROPS); a "

@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "db.h"
+#include "history.h"
 #include "log.h"
 #include "rules.h"
 #include "util.h"
@@ -32,7 +33,7 @@ const struct rule *const *rules_all(void)
 	static int done;
 	const struct rule *const lists[] = {
 		rules_evidence, rules_pci, rules_hca, rules_kernel, rules_sm, rules_verbs,
-		rules_perf, rules_app,
+		rules_perf, rules_app, rules_history,
 	};
 	size_t i, n = 0;
 
@@ -256,6 +257,10 @@ int rules_run(sqlite3 *db, const int64_t *ids, size_t n)
 		db_exec(db, "DELETE FROM findings WHERE bundle_id = ?", "i", ids[i]);
 		db_exec(db, "DELETE FROM skipped WHERE bundle_id = ?", "i", ids[i]);
 	}
+	/* a bundle loaded now may come before one already there, whose
+	 * history findings must then compare it with this one */
+	if (hist_widen_todo(db) < 0)
+		rc = -1;
 	for (r = rules_all(); *r; r++) {
 		struct rctx c = { db, *r };
 

@@ -42,6 +42,7 @@ struct rule {
 /* a NULL-id-terminated table per file */
 extern const struct rule rules_pci[], rules_hca[], rules_kernel[], rules_sm[],
 	rules_verbs[], rules_perf[], rules_app[], rules_evidence[];
+extern const struct rule rules_history[];	/* rules-history.c */
 
 /* all rules, in report order; NULL-terminated */
 const struct rule *const *rules_all(void);
