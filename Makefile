@@ -129,6 +129,7 @@ bench: all $(TOOL_BIN)
 	$(Q)tests/bench-fabric.sh $(BUILD)
 	$(Q)tests/bench-pairs.sh $(BUILD)
 	$(Q)$(if $(N),N=$(N) )tests/bench-analyze.sh $(BUILD)
+	$(Q)tests/bench-fleet.sh $(BUILD)
 
 # the README's first command: collect this machine (when it can), then
 # analyze it with the shipped samples (three nodes and the sample fleet):
