@@ -87,27 +87,40 @@ static int same_cable(const struct pcomp *c, const struct pcomp *d)
 		!strcmp(c->guid[1], d->guid[0]) && c->port[1] == d->port[0]);
 }
 
-/* is every member of the class a host's own part (its node, HCA ports,
- * cables), or the same inter-switch cable (the link, its directions)?
- * Then no pair test can split them and they are one suspect. */
-static int natural_class(const struct pctx *x, const struct psuspect *s)
+/* may d be told from c by no pair test at all: a host's own parts (its
+ * node, HCA ports, cables), or the same inter-switch cable (the link and
+ * its directions)? */
+static int same_part(const struct pcomp *c, const struct pcomp *d)
 {
-	const struct pcomp *c = &x->pm.comp[s->comp];
+	if (c->host >= 0 && d->host == c->host &&
+	    (d->kind == PC_NODE || d->kind == PC_CABLE || d->kind == PC_HCA))
+		return 1;
+	return (c->kind == PC_LINK || c->kind == PC_HALF) &&
+	       (d->kind == PC_LINK || d->kind == PC_HALF) && same_cable(c, d);
+}
+
+/* the candidate a split test should tell the suspect from: its first
+ * alternative, else its first equivalent that is another part; -1 */
+static int split_target(const struct pctx *x, const struct psuspect *s)
+{
 	int i;
 
-	for (i = 0; i < s->nequiv; i++) {
-		const struct pcomp *d = &x->pm.comp[s->equiv[i]];
+	if (s->nalt)
+		return s->alt[0];
+	for (i = 0; i < s->nequiv; i++)
+		if (!same_part(&x->pm.comp[s->comp], &x->pm.comp[s->equiv[i]]))
+			return s->equiv[i];
+	return -1;
+}
 
-		if (c->host >= 0 && d->host == c->host &&
-		    (d->kind == PC_NODE || d->kind == PC_CABLE ||
-		     d->kind == PC_HCA))
-			continue;
-		if ((c->kind == PC_LINK || c->kind == PC_HALF) &&
-		    (d->kind == PC_LINK || d->kind == PC_HALF) &&
-		    same_cable(c, d))
-			continue;
-		return 0;
-	}
+/* are all its equivalents its own parts?  Then it is one suspect */
+static int natural_class(const struct pctx *x, const struct psuspect *s)
+{
+	int i;
+
+	for (i = 0; i < s->nequiv; i++)
+		if (!same_part(&x->pm.comp[s->comp], &x->pm.comp[s->equiv[i]]))
+			return 0;
 	return 1;
 }
 
@@ -551,7 +564,11 @@ int cmd_pairs(int argc, char **argv)
 	x.load_ms = mono_ms() - t0;
 	if (!rc) {
 		t0 = mono_ms();
-		pm_localize(&x.pm, x.method, x.t.nep, pt_path, &x.t);
+		pm_localize(&x.pm, x.method);
+		for (i = 0; i < x.pm.nsus; i++)
+			pm_split(&x.pm, &x.pm.sus[i],
+				 split_target(&x, &x.pm.sus[i]), x.t.nep,
+				 pt_path, &x.t);
 		x.localize_ms = mono_ms() - t0;
 		for (o = 0; o < x.pm.nobs; o++)
 			x.degraded += x.pm.obs[o].outcome == PO_DEGRADED;

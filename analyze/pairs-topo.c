@@ -216,6 +216,8 @@ static void name_put(struct ptopo *t, const char *name, int ep)
 		return;
 	lower(key, name, sizeof(key));
 	old = smap_get(&t->names, key);
+	if (old == -2)
+		return;		/* already claimed by two */
 	if (old == -1 || old == ep)
 		smap_put(&t->names, key, ep);
 	else if (t->ep[old].host == t->ep[ep].host)

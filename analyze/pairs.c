@@ -10,6 +10,9 @@
 #define NOISE_START 0.01	/* the noise rate of the first round */
 #define NOISE_MIN 0.001
 #define NOISE_MAX 0.2
+#define NOISE_PRIOR 50.0	/* results the a-priori rate weighs */
+#define NOISE_HOSTS 4		/* hosts needed to estimate the noise */
+#define NOISE_HOST_RESULTS 8	/* results a host needs to count */
 #define MAX_PICKS 64		/* suspects at most: more is no diagnosis */
 #define ALT_MARGIN 2.0		/* log-likelihood: "nearly as well" */
 #define ALT_CANDIDATES 32
@@ -135,6 +138,7 @@ void pm_release(struct pmodel *pm)
 	free(pm->co);
 	free(pm->fail_n);
 	free(pm->pass_n);
+	free(pm->tested);
 	suspects_free(pm);
 	pm_init(pm);
 }
@@ -253,6 +257,11 @@ static void build_index(struct pmodel *pm)
 				pm->pass_n[c]++;
 		}
 	}
+	pm->pen = 1;
+	for (i = 0; i < nc; i++)
+		if (pm->fail_n[i])
+			pm->pen++;
+	pm->pen = log(pm->pen) + 1;
 	for (i = 0; i < nc; i++)
 		pm->coff[i + 1] += pm->coff[i];
 	pm->co = xmalloc((pm->coff[nc] + 1) * sizeof(*pm->co));
@@ -284,11 +293,11 @@ static double llr(int f, int s, double e)
 	return f * log(q / e) + s * log((1 - q) / (1 - e));
 }
 
-/* what one more suspect costs: the evidence must beat picking any of
- * ncomp components by chance */
+/* what one more suspect costs: the evidence must beat picking any of the
+ * components on a failing path by chance */
 static double penalty(const struct pmodel *pm)
 {
-	return log((double)pm->ncomp + 1) + 1;
+	return pm->pen;
 }
 
 static double obs_ll(const struct pmodel *pm, size_t o, const char *in,
@@ -505,7 +514,39 @@ static int best_round(struct pmodel *pm, double e, int *set)
 	return n;
 }
 
-/* the failure rate of the observations no suspect crosses */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the noise rate: the lower quartile of the hosts' failure rates (faults
+ * raise some hosts' rates, noise all of them); too few hosts with enough
+ * results to tell, the a-priori rate */
+static double noise_estimate(const struct pmodel *pm)
+{
+	double *r = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*r)), e;
+	int c, n = 0;
+
+	for (c = 0; c < pm->ncomp; c++) {
+		int all = pm->fail_n[c] + pm->pass_n[c];
+
+		if (pm->comp[c].kind == PC_NODE && all >= NOISE_HOST_RESULTS)
+			r[n++] = (double)pm->fail_n[c] / all;
+	}
+	if (n < NOISE_HOSTS) {
+		free(r);
+		return NOISE_START;
+	}
+	qsort(r, (size_t)n, sizeof(*r), cmp_double);
+	e = r[n / 4];
+	free(r);
+	return e;
+}
+
+/* the failure rate of the results no suspect crosses, drawn towards the
+ * a-priori rate when they are few */
 static double residual_noise(const struct pmodel *pm, const int *set, int n)
 {
 	size_t o, f = 0, all = 0;
@@ -520,9 +561,7 @@ static double residual_noise(const struct pmodel *pm, const int *set, int n)
 		all++;
 		f += failing(&pm->obs[o]);
 	}
-	if (!all)
-		return NOISE_START;
-	return (double)f / (double)all;
+	return (f + NOISE_START * NOISE_PRIOR) / (all + NOISE_PRIOR);
 }
 
 static double clamp(double v, double lo, double hi)
@@ -659,23 +698,24 @@ static uint64_t pair_key(int a, int b)
 	return x << 32 | y;
 }
 
-/* an untested pair whose path crosses exactly one of c and d: starting
- * from the endpoints of c's failing pairs, the nearest place to look */
-static void find_split(const struct pmodel *pm, struct psuspect *s, int d,
-		       const uint64_t *tested, size_t ntested, int nep,
-		       pm_path_fn path, void *ctx)
+/* an untested pair whose path crosses exactly one of c and d: first from
+ * the endpoints of c's failing pairs (the nearest place to look), then
+ * from every endpoint */
+void pm_split(struct pmodel *pm, struct psuspect *s, int d, int nep,
+	      pm_path_fn path, void *ctx)
 {
-	int c = s->comp, buf[256], *from, nfrom = 0, i, b, k, n;
+	int c = s->comp, buf[512], *from, nfrom = 0, i, a, b, k, n;
 	long budget = SPLIT_BUDGET;
 	uint32_t j;
 
-	from = xmalloc(((size_t)pm->fail_n[c] * 2 + 1) * sizeof(*from));
+	s->split_a = s->split_b = s->split_crosses = -1;
+	if (!pm->tested || d < 0 || d == c)
+		return;
+	from = xmalloc(((size_t)nep + 65) * sizeof(*from));
 	for (j = pm->coff[c]; j < pm->coff[c + 1]; j++) {
 		const struct pobs *ob = &pm->obs[pm->co[j]];
 
-		if (!failing(ob))
-			continue;
-		for (k = 0; k < 2; k++) {
+		for (k = 0; failing(ob) && k < 2; k++) {
 			int e = k ? ob->b : ob->a;
 
 			for (i = 0; i < nfrom && from[i] != e; i++)
@@ -684,22 +724,25 @@ static void find_split(const struct pmodel *pm, struct psuspect *s, int d,
 				from[nfrom++] = e;
 		}
 	}
+	for (a = 0; a < nep; a++)
+		from[nfrom++] = a;
 	for (i = 0; i < nfrom && budget > 0; i++) {
+		a = from[i];
 		for (b = 0; b < nep && budget > 0; b++) {
-			uint64_t key = pair_key(from[i], b);
+			uint64_t key = pair_key(a, b);
 			int hc = 0, hd = 0;
 
-			if (b == from[i] || bsearch(&key, tested, ntested,
-						    sizeof(*tested), cmp_u64))
+			if (b == a || bsearch(&key, pm->tested, pm->nobs,
+					      sizeof(*pm->tested), cmp_u64))
 				continue;
 			budget--;
-			n = path(ctx, from[i], b, buf, (int)ARRAY_SIZE(buf));
+			n = path(ctx, a, b, buf, (int)ARRAY_SIZE(buf));
 			for (k = 0; k < n; k++) {
 				hc |= buf[k] == c;
 				hd |= buf[k] == d;
 			}
 			if (n > 0 && hc != hd) {
-				s->split_a = from[i];
+				s->split_a = a;
 				s->split_b = b;
 				s->split_crosses = hc ? c : d;
 				free(from);
@@ -719,10 +762,9 @@ static int cmp_suspect(const void *a, const void *b)
 	return (x->score < y->score) - (x->score > y->score);
 }
 
-int pm_localize(struct pmodel *pm, enum pm_method m, int nep, pm_path_fn path,
-		void *ctx)
+int pm_localize(struct pmodel *pm, enum pm_method m)
 {
-	int *set = xmalloc(MAX_PICKS * sizeof(*set)), n, i, round;
+	int *set = xmalloc(MAX_PICKS * sizeof(*set)), n, i;
 	char *in, *done;
 	double e = NOISE_START;
 	uint64_t *tested;
@@ -730,10 +772,17 @@ int pm_localize(struct pmodel *pm, enum pm_method m, int nep, pm_path_fn path,
 	uint32_t k;
 
 	suspects_free(pm);
+	free(pm->tested);
+	pm->tested = NULL;
 	build_index(pm);
 	if (m == PM_TOMOGRAPHY) {
 		n = tomography(pm, set);
 	} else {
+		int round;
+
+		/* start from the hosts' rates, then the rate of what the
+		 * suspects leave unexplained, until it settles */
+		e = clamp(noise_estimate(pm), NOISE_MIN, NOISE_MAX);
 		n = best_round(pm, e, set);
 		for (round = 0; round < 3; round++) {
 			double e2 = clamp(residual_noise(pm, set, n), NOISE_MIN,
@@ -781,15 +830,9 @@ int pm_localize(struct pmodel *pm, enum pm_method m, int nep, pm_path_fn path,
 	for (o = 0; o < pm->nobs; o++)
 		tested[o] = pair_key(pm->obs[o].a, pm->obs[o].b);
 	qsort(tested, pm->nobs, sizeof(*tested), cmp_u64);
-	for (i = 0; i < n; i++) {
-		struct psuspect *s = &pm->sus[i];
-
-		find_alternatives(pm, s, in, m, e);
-		if (path && (s->nalt || s->nequiv))
-			find_split(pm, s, s->nalt ? s->alt[0] : s->equiv[0],
-				   tested, pm->nobs, nep, path, ctx);
-	}
-	free(tested);
+	pm->tested = tested;
+	for (i = 0; i < n; i++)
+		find_alternatives(pm, &pm->sus[i], in, m, e);
 	free(in);
 	free(set);
 	return 0;

@@ -90,8 +90,8 @@ struct psuspect {
 	int nequiv;
 	int *alt;		/* components that explain the data nearly as well */
 	int nalt;
-	int split_a, split_b;	/* an untested pair telling comp from alt[0]
-				 * (or from equiv[0]); -1 when none */
+	int split_a, split_b;	/* an untested pair telling comp from another
+				 * candidate (pm_split); -1 when none */
 	int split_crosses;	/* the component that pair crosses */
 };
 
@@ -113,6 +113,8 @@ struct pmodel {
 	int nsus;
 	double noise;		/* the noise rate used */
 	size_t unexplained;	/* failing observations no suspect explains */
+	double pen;		/* what one more suspect must gain */
+	uint64_t *tested;	/* the pairs tested, sorted (pm_split) */
 };
 
 /* the topology's answer for a pair that was not tested: its components
@@ -128,10 +130,12 @@ int pm_comp(struct pmodel *pm, int kind, const char *key, const char *name);
 /* add an observation; comps need not be sorted or unique */
 void pm_obs(struct pmodel *pm, int a, int b, int outcome, int source,
 	    const int *comps, int n);
-/* localize; nep endpoints and path let it suggest split tests (path may be
- * NULL); 0 or -1 */
-int pm_localize(struct pmodel *pm, enum pm_method m, int nep, pm_path_fn path,
-		void *ctx);
+/* localize; 0 or -1 */
+int pm_localize(struct pmodel *pm, enum pm_method m);
+/* after pm_localize: an untested pair (of nep endpoints, their paths from
+ * path) that crosses exactly one of s's component and d, into s->split_* */
+void pm_split(struct pmodel *pm, struct psuspect *s, int d, int nep,
+	      pm_path_fn path, void *ctx);
 /* is component c on observation o's path? */
 int pm_obs_has(const struct pmodel *pm, size_t o, int c);
 

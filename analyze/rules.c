@@ -34,6 +34,7 @@ const struct rule *const *rules_all(void)
 	const struct rule *const lists[] = {
 		rules_evidence, rules_pci, rules_hca, rules_kernel, rules_sm, rules_verbs,
 		rules_perf, rules_app, rules_history,
+		rules_pairs,
 	};
 	size_t i, n = 0;
 

@@ -43,6 +43,7 @@ struct rule {
 extern const struct rule rules_pci[], rules_hca[], rules_kernel[], rules_sm[],
 	rules_verbs[], rules_perf[], rules_app[], rules_evidence[];
 extern const struct rule rules_history[];	/* rules-history.c */
+extern const struct rule rules_pairs[];	/* rules-pairs.c */
 
 /* all rules, in report order; NULL-terminated */
 const struct rule *const *rules_all(void);
