@@ -176,15 +176,10 @@ static sqlite3_stmt *vbind(sqlite3 *db, const char *sql, const char *types,
 	return st;
 }
 
-int db_exec(sqlite3 *db, const char *sql, const char *types, ...)
+static int step_done(sqlite3 *db, sqlite3_stmt *st)
 {
-	sqlite3_stmt *st;
-	va_list ap;
 	int rc;
 
-	va_start(ap, types);
-	st = vbind(db, sql, types, ap);
-	va_end(ap);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		;
 	sqlite3_reset(st);
@@ -193,6 +188,71 @@ int db_exec(sqlite3 *db, const char *sql, const char *types, ...)
 		return -1;
 	}
 	return 0;
+}
+
+int db_exec_args(sqlite3 *db, const char *sql, const char *types,
+		 const union db_arg *a)
+{
+	sqlite3_stmt *st = prepare(db, sql);
+	int i;
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	for (i = 0; types && types[i]; i++) {
+		int k = i + 1;
+
+		switch (types[i]) {
+		case 'i':
+			sqlite3_bind_int64(st, k, (a++)->i);
+			break;
+		case 'N':
+			if (a->i < 0)
+				sqlite3_bind_null(st, k);
+			else
+				sqlite3_bind_int64(st, k, a->i);
+			a++;
+			break;
+		case 'd':
+			sqlite3_bind_double(st, k, (a++)->d);
+			break;
+		case 'D':
+			if (a->d < 0)
+				sqlite3_bind_null(st, k);
+			else
+				sqlite3_bind_double(st, k, a->d);
+			a++;
+			break;
+		case 's':
+			if (a->s)
+				sqlite3_bind_text(st, k, a->s, -1, SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, k);
+			a++;
+			break;
+		case 'n':
+			sqlite3_bind_null(st, k);
+			break;
+		default:
+			die("db: bad type letter '%c'", types[i]);
+		}
+	}
+	return step_done(db, st);
+}
+
+int db_vexec(sqlite3 *db, const char *sql, const char *types, va_list ap)
+{
+	return step_done(db, vbind(db, sql, types, ap));
+}
+
+int db_exec(sqlite3 *db, const char *sql, const char *types, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, types);
+	rc = db_vexec(db, sql, types, ap);
+	va_end(ap);
+	return rc;
 }
 
 sqlite3_stmt *db_query(sqlite3 *db, const char *sql, const char *types, ...)

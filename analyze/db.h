@@ -17,12 +17,23 @@
 #define RDMA_ANALYZE_DB_H
 
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdint.h>
 
 /* open (":memory:" or a file), apply migrations; NULL with a message */
 sqlite3 *db_open(const char *file);
 void db_close(sqlite3 *db);
 int db_exec(sqlite3 *db, const char *sql, const char *types, ...);
+int db_vexec(sqlite3 *db, const char *sql, const char *types, va_list ap);
+/* the same with the arguments in an array, one per letter except 'n'
+ * (rows recorded by the loader's readers; strings must outlive the call) */
+union db_arg {
+	int64_t i;
+	double d;
+	const char *s;
+};
+int db_exec_args(sqlite3 *db, const char *sql, const char *types,
+		 const union db_arg *a);
 /* a cached statement with the parameters bound, ready for sqlite3_step;
  * reset it with db_done() when finished */
 sqlite3_stmt *db_query(sqlite3 *db, const char *sql, const char *types, ...);

@@ -125,7 +125,7 @@ static int mad_counters(struct ld *l, const char *ibdev, int64_t port,
 
 			if (v < 0 || !c->k[i][0] || strlen(c->k[i]) > 64)
 				continue;
-			if (db_exec(l->db, "INSERT OR REPLACE INTO mad_counters "
+			if (ld_exec(l, "INSERT OR REPLACE INTO mad_counters "
 				    "(bundle_id, ibdev, port, side, grp, name, "
 				    "value) VALUES (?, ?, ?, ?, ?, ?, ?)",
 				    "isisssi", l->bid, ibdev, port, side, grps[g],
@@ -149,7 +149,7 @@ static int mad_end(struct ld *l, const char *ibdev, int64_t port,
 
 	if (!end || end->t != J_OBJ)
 		return 0;
-	if (db_exec(l->db, "INSERT OR REPLACE INTO mad_portinfo (bundle_id, "
+	if (ld_exec(l, "INSERT OR REPLACE INTO mad_portinfo (bundle_id, "
 		    "ibdev, port, side, node_guid, port_guid, system_guid, "
 		    "node_type, num_ports, node_desc, vendor_id, device_id, "
 		    "dr_path, port_num, lid, sm_lid, lmc, state, phys_state, "
@@ -227,7 +227,7 @@ static int mad_doc(struct ld *l, const char *name)
 	}
 	err = jget(d, "errors");
 	join_errors(err, &eb);
-	if (db_exec(l->db, "INSERT OR REPLACE INTO mad_ports (bundle_id, ibdev, "
+	if (ld_exec(l, "INSERT OR REPLACE INTO mad_ports (bundle_id, ibdev, "
 		    "port, status, errors, path) VALUES (?, ?, ?, ?, ?, ?)",
 		    "isisss", l->bid, ibdev, port, text(d, "status", st,
 							sizeof(st)),
@@ -238,7 +238,7 @@ static int mad_doc(struct ld *l, const char *name)
 	sm = jget(d, "sminfo");
 	if (sm && sm->t != J_OBJ)
 		sm = NULL;
-	if (db_exec(l->db, "INSERT OR REPLACE INTO mad_sminfo (bundle_id, ibdev, "
+	if (ld_exec(l, "INSERT OR REPLACE INTO mad_sminfo (bundle_id, ibdev, "
 		    "port, sm_lid, guid, activity, priority, state, error) VALUES "
 		    "(?, ?, ?, ?, ?, ?, ?, ?, ?)", "isiNsNNNs", l->bid, ibdev, port,
 		    sm ? num(sm, "lid", 0, 0xffff) : num(jget(jget(d, "local"),
@@ -298,7 +298,7 @@ static int fabric_counters(struct ld *l, const char *ng, int64_t port,
 
 			if (v < 0 || !c->k[i][0] || strlen(c->k[i]) > 64)
 				continue;
-			if (db_exec(l->db, "INSERT OR REPLACE INTO "
+			if (ld_exec(l, "INSERT OR REPLACE INTO "
 				    "fabric_counters (bundle_id, guid, port, grp, "
 				    "name, value) VALUES (?, ?, ?, ?, ?, ?)",
 				    "isissi", l->bid, ng, port, grps[g], c->k[i],
@@ -323,7 +323,7 @@ static int fabric_port(struct ld *l, struct scan *s, const char *ng,
 		s->dropped++;
 		return 0;
 	}
-	if (db_exec(l->db, "INSERT OR REPLACE INTO fabric_ports (bundle_id, "
+	if (ld_exec(l, "INSERT OR REPLACE INTO fabric_ports (bundle_id, "
 		    "guid, port, port_guid, lid, lmc, state, phys_state, "
 		    "width_enabled, width_supported, width_active, speed_enabled, "
 		    "speed_supported, speed_active, speed_ext_enabled, "
@@ -366,7 +366,7 @@ static int fabric_lft(struct ld *l, struct scan *s, const char *ng,
 		}
 		if (port < 0 || port == 255)
 			continue;
-		if (db_exec(l->db, "INSERT OR REPLACE INTO fabric_lft (bundle_id, "
+		if (ld_exec(l, "INSERT OR REPLACE INTO fabric_lft (bundle_id, "
 			    "guid, lid, port) VALUES (?, ?, ?, ?)", "isii",
 			    l->bid, ng, (int64_t)i, port) < 0)
 			return -1;
@@ -384,7 +384,7 @@ static int fabric_node(struct ld *l, struct scan *s, const struct jv *nd)
 
 	if (!guid(jget(nd, "guid"), ng))
 		return 0;
-	if (db_exec(l->db, "INSERT OR REPLACE INTO fabric_nodes (bundle_id, guid, "
+	if (ld_exec(l, "INSERT OR REPLACE INTO fabric_nodes (bundle_id, guid, "
 		    "type, desc, num_ports, lid, system_guid, vendor_id, "
 		    "device_id, dr_path, lft_top) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
 		    "?, ?, ?)", "isNsNNsNNsN", l->bid, ng, type,
@@ -440,7 +440,7 @@ static int load_scan(struct ld *l)
 			buf_addf(&eb, "%s%.300s", eb.len ? "\n" : "",
 				 errs->v[i].s);
 	from = jget(f, "from");
-	if (db_exec(l->db, "INSERT OR REPLACE INTO fabric_scans (bundle_id, "
+	if (ld_exec(l, "INSERT OR REPLACE INTO fabric_scans (bundle_id, "
 		    "status, reason, from_ibdev, from_port, duration_ms, nodes, "
 		    "switches, ports, links, lft_entries, errors, error_text, "
 		    "dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -12,6 +12,7 @@
 
 #include "db.h"
 #include "load.h"
+#include "log.h"
 #include "nccl.h"
 #include "perftest.h"
 
@@ -58,7 +59,7 @@ static const char *jtext(const struct jv *v)
 static int limit_row(struct ld *l, const char *who, const char *domain,
 		     const char *type, const char *value, const char *path)
 {
-	return db_exec(l->db, "INSERT INTO limits (bundle_id, who, item, "
+	return ld_exec(l, "INSERT INTO limits (bundle_id, who, item, "
 		       "domain, type, value, path) VALUES (?, ?, 'memlock', ?, "
 		       "?, ?, ?)", "isssss", l->bid, who, domain, type, value,
 		       path);
@@ -244,7 +245,7 @@ static int meminfo(struct ld *l)
 		v = strtoll(c + 1, &end, 10);
 		if (end == c + 1)
 			continue;
-		rc = db_exec(l->db, "INSERT OR REPLACE INTO meminfo (bundle_id, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO meminfo (bundle_id, "
 			     "name, value) VALUES (?, ?, ?)", "isi", l->bid, line,
 			     (int64_t)v);
 	}
@@ -304,7 +305,7 @@ static int env_file(struct ld *l, const char *who, const char *p, int esc)
 			continue;
 		if (esc)
 			unescape(eq + 1);
-		rc = db_exec(l->db, "INSERT INTO environment (bundle_id, who, "
+		rc = ld_exec(l, "INSERT INTO environment (bundle_id, who, "
 			     "name, value) VALUES (?, ?, ?, ?)", "isss", l->bid,
 			     who, s, eq + 1);
 	}
@@ -361,7 +362,7 @@ static int nccl_event(struct ld *l, const char *att, int64_t lineno,
 	char cap[512];
 
 	snprintf(cap, sizeof(cap), "%s", text);
-	return db_exec(l->db, "INSERT INTO nccl_events (bundle_id, attachment, "
+	return ld_exec(l, "INSERT INTO nccl_events (bundle_id, attachment, "
 		       "line, kind, warn, net, hca, port, link_layer, enabled, "
 		       "dmabuf, peer, status, opcode, len, vendor_err, req, "
 		       "local_gid, remote_gid, text) VALUES (?, ?, ?, ?, ?, ?, ?, "
@@ -411,11 +412,12 @@ static int nccl_log(struct ld *l, const char *att, const char *data,
 static int perftest_out(struct ld *l, const char *att, const char *data,
 			size_t len)
 {
-	static struct pt_result r[MAX_RUNS];
+	/* on the heap: extractors run in several reader threads at once */
+	struct pt_result *r = xcalloc(MAX_RUNS, sizeof(*r));
 	int n = perftest_parse(data, len, r, MAX_RUNS), i, rc = 0;
 
 	for (i = 0; i < n && !rc; i++)
-		rc = db_exec(l->db, "INSERT OR REPLACE INTO perftest_results "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO perftest_results "
 			     "(bundle_id, attachment, run, test, bw, bidir, device, "
 			     "transport, connection, link_type, cuda, unit, rows, "
 			     "bytes, bw_avg, bw_peak, avg_gbps, peak_gbps, t_avg, "
@@ -436,6 +438,7 @@ static int perftest_out(struct ld *l, const char *att, const char *data,
 			     r[i].rows && !r[i].bw ? r[i].t_avg : -1.0,
 			     (int64_t)r[i].failed, (int64_t)r[i].wc_status,
 			     (int64_t)r[i].vendor_err);
+	free(r);
 	return rc;
 }
 
@@ -478,7 +481,7 @@ static int attachments(struct ld *l)
 		if (!data)
 			continue;
 		kind = attach_kind(data, len);
-		rc = db_exec(l->db, "INSERT OR REPLACE INTO attachments (bundle_id, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO attachments (bundle_id, "
 			     "name, size, kind) VALUES (?, ?, ?, ?)", "isis",
 			     l->bid, names[i], (int64_t)len, kind);
 		if (!rc && !strcmp(kind, "nccl"))

@@ -44,7 +44,7 @@ static int module_extra(struct ld *l, const char *m)
 	snprintf(p, sizeof(p), "sys/module/%s/srcversion", m);
 	if (!br_line(l->b, p, src, sizeof(src)))
 		src[0] = 0;
-	if (db_exec(l->db, "UPDATE modules SET version = ?, srcversion = ? "
+	if (ld_exec(l, "UPDATE modules SET version = ?, srcversion = ? "
 		    "WHERE bundle_id = ? AND name = ?", "ssis", ver[0] ? ver : NULL,
 		    src[0] ? src : NULL, l->bid, m) < 0)
 		return -1;
@@ -69,7 +69,7 @@ static int module_extra(struct ld *l, const char *m)
 				return -1;
 			memcpy(val, v, len);
 			val[len] = 0;
-			rc = db_exec(l->db, "INSERT OR REPLACE INTO module_params "
+			rc = ld_exec(l, "INSERT OR REPLACE INTO module_params "
 				     "(bundle_id, module, name, value) VALUES (?, ?, "
 				     "?, ?)", "isss", l->bid, m, params[i], val);
 			free(val);
@@ -144,7 +144,7 @@ static int modules(struct ld *l)
 			deps[0] = 0;
 		else if (deps[0] && deps[strlen(deps) - 1] == ',')
 			deps[strlen(deps) - 1] = 0;
-		if (db_exec(l->db, "INSERT OR REPLACE INTO modules (bundle_id, "
+		if (ld_exec(l, "INSERT OR REPLACE INTO modules (bundle_id, "
 			    "name, size, refcnt, used_by, state) VALUES (?, ?, ?, ?, "
 			    "?, ?)", "isiNss", l->bid, name, (int64_t)size,
 			    decnum(ref, -1), deps, state) < 0)
@@ -156,7 +156,7 @@ static int modules(struct ld *l)
 	for (i = 0; i < n && !rc; i++) {
 		if (!is_name(sys[i]))
 			continue;
-		rc = db_exec(l->db, "INSERT OR IGNORE INTO modules (bundle_id, "
+		rc = ld_exec(l, "INSERT OR IGNORE INTO modules (bundle_id, "
 			     "name, state) VALUES (?, ?, 'builtin')", "is", l->bid,
 			     sys[i]);
 		if (!rc)
@@ -179,7 +179,7 @@ static int devnodes(struct ld *l)
 
 		if (!name || !*name)
 			continue;
-		rc = db_exec(l->db, "INSERT OR REPLACE INTO devnodes (bundle_id, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO devnodes (bundle_id, "
 			     "name, type, mode, uid, gid, user, \"group\", major, "
 			     "minor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			     "isssNNssNN", l->bid, name, jstr(e, "type"),
@@ -214,7 +214,7 @@ static int cdevs(struct ld *l, const char *cls, const char *kind)
 			if (!br_line(l->b, q, dev, sizeof(dev)))
 				dev[0] = 0;
 		}
-		rc = db_exec(l->db, "INSERT OR REPLACE INTO rdma_cdevs (bundle_id, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO rdma_cdevs (bundle_id, "
 			     "name, class, ibdev, port, dev, path) VALUES (?, ?, ?, ?, "
 			     "?, ?, ?)", "isssNss", l->bid, names[i], kind, ibdev,
 			     port[0] ? decnum(port, -1) : (int64_t)-1,

@@ -428,7 +428,7 @@ int load_klog(struct ld *l)
 	if (!r)
 		return -1;
 	while (!rc && klog_next(&it, r))
-		rc = db_exec(l->db, "INSERT INTO klog (bundle_id, seq, ts_us, "
+		rc = ld_exec(l, "INSERT INTO klog (bundle_id, seq, ts_us, "
 			     "prio, device, text, category) VALUES (?, ?, ?, ?, "
 			     "?, ?, ?)", "iNNNsss", l->bid, r->seq, r->ts_us,
 			     (int64_t)r->level, r->device[0] ? r->device : NULL,

@@ -57,7 +57,7 @@ static int pfc_one(struct ld *l, const char *file)
 	ok = !strcmp(status, "ok");
 	pfc = jget(d, "pfc");
 	en = pfc ? jint(pfc, "pfc_en", -1) : -1;
-	rc = db_exec(l->db, "INSERT OR REPLACE INTO pfc (bundle_id, netdev, "
+	rc = ld_exec(l, "INSERT OR REPLACE INTO pfc (bundle_id, netdev, "
 		     "status, pfc_cap, pfc_en, delay, mbc, dcbx, trust) VALUES (?, ?, "
 		     "?, ?, ?, ?, ?, ?, ?)", "issNNNNNs", l->bid, ifn, status,
 		     pfc ? jint(pfc, "pfc_cap", -1) : (int64_t)-1,
@@ -82,7 +82,7 @@ static int addresses(struct ld *l)
 
 		if (!ifn || !addr)
 			continue;
-		rc = db_exec(l->db, "INSERT INTO addresses (bundle_id, netdev, "
+		rc = ld_exec(l, "INSERT INTO addresses (bundle_id, netdev, "
 			     "family, address, prefixlen) VALUES (?, ?, ?, ?, ?)",
 			     "isssN", l->bid, ifn, jstr(e, "family"), addr,
 			     jint(e, "prefixlen", -1));

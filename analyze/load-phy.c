@@ -36,7 +36,7 @@ static int store(struct ld *l, const char *path, const char *ibdev,
 	lanes(&raw, r, m->nraw);
 	lanes(&h, m->height, m->nheight);
 	lanes(&ph, m->phase, m->nphase);
-	rc = db_exec(l->db, "INSERT OR REPLACE INTO phy (bundle_id, path, ibdev, "
+	rc = ld_exec(l, "INSERT OR REPLACE INTO phy (bundle_id, path, ibdev, "
 		     "port, state, phys_state, speed, width, fec, enabled_speeds, "
 		     "cable_speeds, eff_errors, eff_ber, eff_ber_text, raw_ber, "
 		     "raw_ber_text, raw_errors, eye_height, eye_phase) VALUES (?, "
@@ -136,7 +136,7 @@ static int verbs_links(struct ld *l)
 			pci = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
 			if (strlen(pci) == 12 && pci[4] == ':' && pci[7] == ':' &&
 			    pci[10] == '.')
-				rc = db_exec(l->db, "INSERT OR REPLACE INTO "
+				rc = ld_exec(l, "INSERT OR REPLACE INTO "
 					     "ibdev_pci (bundle_id, ibdev, pci_addr) "
 					     "VALUES (?, ?, ?)", "iss", l->bid,
 					     devs[i], pci);
@@ -150,7 +150,7 @@ static int verbs_links(struct ld *l)
 
 			if (pn < 0 || pn > 255)
 				continue;
-			rc = db_exec(l->db, "INSERT OR REPLACE INTO link_active "
+			rc = ld_exec(l, "INSERT OR REPLACE INTO link_active "
 				     "(bundle_id, ibdev, port, active_width, "
 				     "active_speed, active_speed_ex) VALUES (?, ?, ?, "
 				     "?, ?, ?)", "isiNNN", l->bid, devs[i], pn,

@@ -107,7 +107,7 @@ static int counters(struct ld *l, const char *dev, int64_t port,
 		if (!br_line(l->b, p, line, sizeof(line)) || !*line)
 			continue;
 		v2 = br_data(l->b, s, NULL);
-		rc = db_exec(l->db, "INSERT OR REPLACE INTO counters (bundle_id, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO counters (bundle_id, "
 			     "ibdev, port, kind, name, value, value2, interval_ms, "
 			     "path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", "isissiNNs",
 			     l->bid, dev, port, kind, names[i], num(line, 0),
@@ -156,7 +156,7 @@ static int port(struct ld *l, const char *dev, const char *pname,
 		    jint(e, "port", -1) == pn)
 			netdev = jstr(e, "netdev");
 	}
-	if (db_exec(l->db, "INSERT OR REPLACE INTO ports (bundle_id, ibdev, port, "
+	if (ld_exec(l, "INSERT OR REPLACE INTO ports (bundle_id, ibdev, port, "
 		    "state, state_text, phys_state, phys_state_text, link_layer, "
 		    "rate, rate_gbps, width, speed, lid, sm_lid, lmc, sm_sl, "
 		    "cap_mask, max_mtu, active_mtu, gid_tbl_len, netdev) VALUES (?, "
@@ -192,7 +192,7 @@ static int port(struct ld *l, const char *dev, const char *pname,
 		snprintf(s, sizeof(s), "%s/gid_attrs/ndevs/%s", base, gids[i]);
 		if (!br_line(l->b, s, ndev, sizeof(ndev)))
 			ndev[0] = 0;
-		if (db_exec(l->db, "INSERT OR REPLACE INTO gids (bundle_id, ibdev, "
+		if (ld_exec(l, "INSERT OR REPLACE INTO gids (bundle_id, ibdev, "
 			    "port, idx, gid, type, ndev, ipv4) VALUES (?, ?, ?, ?, "
 			    "?, ?, ?, ?)", "isiissss", l->bid, dev, pn, idx, gid,
 			    type[0] ? type : NULL, ndev[0] ? ndev : NULL,
@@ -230,7 +230,7 @@ static int device(struct ld *l, const char *dev, const struct jv *map,
 	pci = br_link_base(l->b, p);
 	snprintf(s, sizeof(s), "rdma-collect/verbs/%s.json", dev);
 	verbs = br_json(l->b, s);
-	rc = db_exec(l->db, "INSERT OR REPLACE INTO devices (bundle_id, ibdev, "
+	rc = ld_exec(l, "INSERT OR REPLACE INTO devices (bundle_id, ibdev, "
 		     "node_type, node_guid, sys_image_guid, fw_ver, hca_type, "
 		     "board_id, hw_rev, node_desc, pci_addr, parent, vendor_id, "
 		     "vendor_part_id, phys_port_cnt) VALUES (?, ?, ?, ?, ?, ?, ?, "
@@ -319,7 +319,7 @@ static int netdev_stats(struct ld *l, const char *nd, const struct jv *e,
 			if (jstr(jat(jat(stats2, j), 0), NULL) &&
 			    !strcmp(jstr(jat(jat(stats2, j), 0), NULL), name))
 				kv2 = jat(stats2, j);
-		rc = db_exec(l->db, "INSERT OR REPLACE INTO netdev_stats (bundle_id, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO netdev_stats (bundle_id, "
 			     "netdev, source, name, value, value2, interval_ms) "
 			     "VALUES (?, ?, 'ethtool', ?, ?, ?, ?)",
 			     "issiNN", l->bid, nd, name,
@@ -343,7 +343,7 @@ static int netdev_stats(struct ld *l, const char *nd, const struct jv *e,
 			if (!br_line(l->b, f, line, sizeof(line)))
 				continue;
 			v2 = br_data(l->b, s, NULL);
-			rc = db_exec(l->db, "INSERT OR REPLACE INTO netdev_stats "
+			rc = ld_exec(l, "INSERT OR REPLACE INTO netdev_stats "
 				     "(bundle_id, netdev, source, name, value, value2, "
 				     "interval_ms) VALUES (?, ?, 'sysfs', ?, ?, ?, ?)",
 				     "issiNN", l->bid, nd, names[i], num(line, 0),
@@ -385,7 +385,7 @@ static int netdevs(struct ld *l, const struct jv *map, int64_t ims)
 		master = br_link_base(l->b, p);
 		snprintf(p, sizeof(p), "rdma-collect/ethtool/%s.json", nd);
 		e = br_json(l->b, p);
-		rc = db_exec(l->db, "INSERT OR REPLACE INTO netdevs (bundle_id, name, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO netdevs (bundle_id, name, "
 			     "ibdev, port, mtu, operstate, carrier, speed, address, "
 			     "type, driver, driver_version, fw_version, bus_info, "
 			     "master) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +46,137 @@ const char *ld_line(struct ld *l, const char *path, char *out, size_t n)
 int ld_fact(struct ld *l, const char *key, const char *value,
 	    const char *path)
 {
-	return db_exec(l->db, "INSERT OR REPLACE INTO facts (bundle_id, key, "
+	return ld_exec(l, "INSERT OR REPLACE INTO facts (bundle_id, key, "
 		       "value, path) VALUES (?, ?, ?, ?)", "isss", l->bid, key,
 		       value, path);
+}
+
+/* --- rows recorded by a reader, inserted by the writer --- */
+
+struct row {
+	const char *sql, *types;	/* literals: the statement cache key */
+	size_t arg;			/* first argument in args */
+};
+
+struct rowlog {
+	struct row *rows;
+	size_t n, alloc;
+	union db_arg *args;
+	size_t nargs, aargs;
+	char *text;			/* the strings, one after another */
+	size_t ntext, atext;
+};
+
+/* strings are stored as offsets into text (it moves as it grows) and
+ * turned into pointers when the rows are replayed */
+static size_t log_str(struct rowlog *g, const char *s)
+{
+	size_t n = strlen(s) + 1, at;
+
+	if (g->ntext + n > g->atext) {
+		g->atext = (g->ntext + n) * 2 + 4096;
+		g->text = xrealloc(g->text, g->atext);
+	}
+	at = g->ntext;
+	memcpy(g->text + at, s, n);
+	g->ntext += n;
+	return at;
+}
+
+static void log_record(struct rowlog *g, const char *sql, const char *types,
+		       va_list ap)
+{
+	size_t i, need = strlen(types);
+
+	if (g->n == g->alloc) {
+		g->alloc = g->alloc ? g->alloc * 2 : 1024;
+		g->rows = xrealloc(g->rows, g->alloc * sizeof(*g->rows));
+	}
+	if (g->nargs + need > g->aargs) {
+		g->aargs = (g->nargs + need) * 2 + 1024;
+		g->args = xrealloc(g->args, g->aargs * sizeof(*g->args));
+	}
+	g->rows[g->n].sql = sql;
+	g->rows[g->n].types = types;
+	g->rows[g->n].arg = g->nargs;
+	g->n++;
+	for (i = 0; types[i]; i++) {
+		union db_arg *a = &g->args[g->nargs];
+
+		switch (types[i]) {
+		case 'i':
+		case 'N':
+			a->i = va_arg(ap, int64_t);
+			break;
+		case 'd':
+		case 'D':
+			a->d = va_arg(ap, double);
+			break;
+		case 's': {
+			const char *s = va_arg(ap, const char *);
+
+			/* offset + 1; 0 is NULL */
+			a->i = s ? (int64_t)log_str(g, s) + 1 : 0;
+			break;
+		}
+		case 'n':
+			continue;
+		default:
+			die("ld_exec: bad type letter '%c'", types[i]);
+		}
+		g->nargs++;
+	}
+}
+
+static void log_release(struct rowlog *g)
+{
+	free(g->rows);
+	free(g->args);
+	free(g->text);
+	memset(g, 0, sizeof(*g));
+}
+
+/* insert the recorded rows of a bundle whose id is now known */
+static int log_replay(sqlite3 *db, struct rowlog *g, int64_t bid)
+{
+	size_t r, i;
+
+	for (r = 0; r < g->n; r++) {
+		const struct row *w = &g->rows[r];
+		union db_arg *a = &g->args[w->arg];
+
+		for (i = 0; w->types[i]; i++) {
+			switch (w->types[i]) {
+			case 'i':
+				if (a->i == LD_BID)
+					a->i = bid;
+				break;
+			case 's':
+				a->s = a->i ? g->text + (a->i - 1) : NULL;
+				break;
+			case 'n':
+				continue;
+			}
+			a++;
+		}
+		if (db_exec_args(db, w->sql, w->types, &g->args[w->arg]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int ld_exec(struct ld *l, const char *sql, const char *types, ...)
+{
+	va_list ap;
+	int rc = 0;
+
+	va_start(ap, types);
+	if (l->log)
+		log_record(l->log, sql, types, ap);
+	else
+		rc = db_vexec(l->db, sql, types, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* --- the file list: bundles, and folders holding them --- */
@@ -104,9 +233,25 @@ static void scan_dir(struct files *f, const char *dir, int depth)
 
 struct slot {
 	struct bundle_r *b;
+	struct rowlog log;
+	const char *failed;	/* the extractor that gave up, if any */
 	char err[512];
 	int done;
 };
+
+/* in a reader: every extractor but the first ("core", the writer's) */
+static void extract(struct slot *s)
+{
+	struct ld l = { NULL, s->b, LD_BID, 0, &s->log };
+	size_t i;
+
+	for (i = 1; extractors[i].name; i++) {
+		if (extractors[i].run(&l) < 0) {
+			s->failed = extractors[i].name;
+			return;
+		}
+	}
+}
 
 struct pool {
 	struct files *files;
@@ -140,6 +285,8 @@ static void *reader(void *arg)
 		if (br_open(p->files->v[i], NULL, &s->b, s->err,
 			    sizeof(s->err)) < 0)
 			s->b = NULL;
+		else
+			extract(s);
 		pthread_mutex_lock(&p->mu);
 		s->done = 1;
 		pthread_cond_broadcast(&p->cv);
@@ -147,10 +294,10 @@ static void *reader(void *arg)
 	}
 }
 
-static int load_one(sqlite3 *db, struct bundle_r *b, struct load_stats *st)
+static int load_one(sqlite3 *db, struct slot *s, struct load_stats *st)
 {
-	struct ld l = { db, b, 0, 0 };
-	size_t i;
+	struct bundle_r *b = s->b;
+	struct ld l = { db, b, 0, 0, NULL };
 
 	int64_t have = db_int(db, "SELECT id FROM bundles WHERE sha256 = ?",
 			      "s", b->sha256);
@@ -162,16 +309,19 @@ static int load_one(sqlite3 *db, struct bundle_r *b, struct load_stats *st)
 		st->all_ids[st->nall++] = have;
 		return 0;
 	}
+	if (s->failed) {
+		error("%s: cannot load (%s)", b->file, s->failed);
+		st->failed++;
+		return -1;
+	}
 	if (db_run(db, "SAVEPOINT bundle") < 0)
 		return -1;
-	for (i = 0; extractors[i].name; i++) {
-		if (extractors[i].run(&l) < 0) {
-			error("%s: cannot load (%s)", b->file,
-			      extractors[i].name);
-			db_run(db, "ROLLBACK TO bundle; RELEASE bundle");
-			st->failed++;
-			return -1;
-		}
+	if (extractors[0].run(&l) < 0 || log_replay(db, &s->log, l.bid) < 0) {
+		error("%s: cannot load (%s)", b->file, l.bid ? "rows" :
+		      extractors[0].name);
+		db_run(db, "ROLLBACK TO bundle; RELEASE bundle");
+		st->failed++;
+		return -1;
 	}
 	db_run(db, "RELEASE bundle");
 	st->loaded++;
@@ -245,10 +395,11 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 			error("%s: %s", f.v[k], s->err);
 			st->failed++;
 		} else {
-			load_one(db, s->b, st);
+			load_one(db, s, st);
 			br_free(s->b);
 			s->b = NULL;
 		}
+		log_release(&s->log);
 		pthread_mutex_lock(&p.mu);
 		p.consumed = k + 1;
 		pthread_cond_broadcast(&p.cv);

@@ -1,10 +1,19 @@
 /* load: bundles into the database.
  *
- * Readers on all cores (breader: read, hash, decompress, index), one
- * writer: for each bundle, in the order given, every extractor of the
- * registry (load.c) turns evidence into rows, in one transaction per
- * bundle.  A bundle already in the database (same SHA-256) is skipped, so
- * loading twice changes nothing.
+ * Readers on all cores read a bundle (breader: read, hash, decompress,
+ * index) and run the extractors of the registry (load.c) on it: they
+ * turn evidence into rows, which are recorded (struct rowlog), not
+ * written.  One writer then, for each bundle in the order given, runs the
+ * first extractor ("core": the bundle and node rows, which give the
+ * bundle id) and inserts the recorded rows, in one savepoint per bundle.
+ * A bundle already in the database (same SHA-256) is skipped, so loading
+ * twice changes nothing.
+ *
+ * Extractors write with ld_exec(), never db_exec(): in a reader it
+ * records, with l->bid standing for the bundle id to come (LD_BID).  They
+ * must not read the database (only "core" does, and it runs in the
+ * writer) and must keep no state outside the struct ld (they run in
+ * several threads at once).
  */
 #ifndef RDMA_ANALYZE_LOAD_H
 #define RDMA_ANALYZE_LOAD_H
@@ -14,13 +23,23 @@
 
 #include "breader.h"
 
+struct rowlog;
+
 /* what an extractor gets */
 struct ld {
-	sqlite3 *db;
+	sqlite3 *db;		/* NULL in a reader */
 	const struct bundle_r *b;
-	int64_t bid;		/* bundles.id */
+	int64_t bid;		/* bundles.id, or LD_BID in a reader */
 	int64_t node_id;
+	struct rowlog *log;	/* where a reader's rows go */
 };
+
+/* the bundle id a reader's rows stand for: an 'i' argument of exactly this
+ * value is replaced with the real id when the writer inserts the row */
+#define LD_BID (INT64_MIN + 0x7e57)
+
+/* run sql with bound arguments (db_exec's letters) now, or record it */
+int ld_exec(struct ld *l, const char *sql, const char *types, ...);
 
 struct extractor {
 	const char *name;
