@@ -842,7 +842,7 @@ int pt_load(struct ptopo *t, sqlite3 *db, struct pmodel *pm)
 		bundle_hcas(t);
 	host_endpoints(t);
 	bundle_names(t);
-	t->create_hosts = t->kind == PT_NONE;
+	t->create_hosts = t->kind != PT_FABRIC;
 	return 0;
 }
 

@@ -222,6 +222,21 @@ check "hostile results: no crash, a normal exit ($rc)" test $rc -le 2
 check_eq "no results at all: no suspect, exit 0" "$?:$(python3 -c '
 import json,sys; print(len(json.load(open(sys.argv[1]))["suspects"]))' empty.json)" "0:0"
 
+# --- no scan: the mad source's peer switch port (node001's bundle only) ---
+cp f.db mad.db
+sqlite3 mad.db "DELETE FROM fabric_scans; UPDATE bundles SET hostname = 'node001'"
+awk -F, '{ r = ($1 == "node001" || $2 == "node001") ? "fail" : "ok"; print $1 "," $2 "," r ",," }' \
+	node.csv >n1.csv
+"$RA" pairs --db mad.db --results n1.csv --json >mad.json 2>&1
+check_eq "mad peers only: node001's cable, its node and its leaf are the candidates, exit 1" \
+	"$?:$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["suspects"][0]
+print(d["topology"]["kind"], s["rule"], s["component"], "/",
+      " ".join(sorted(x["kind"] for x in s["equivalent"])))' mad.json)" \
+	"1:mad PAIR_AMBIGUOUS node001 ibsim0 port 1 <-> MF0;leaf1:MQM9700/U1 port 1 / node switch"
+
 # --- NCCL and perftest outputs attached to two nodes' bundles ---
 mknode rxe n3 >/dev/null 2>&1
 mknode rxe n9 >/dev/null 2>&1
