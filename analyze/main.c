@@ -29,6 +29,7 @@
 
 int cmd_path(int argc, char **argv);	/* path.c: parses its own options */
 int cmd_history(int argc, char **argv);	/* history-cmd.c: its own options */
+int cmd_merge(int argc, char **argv);	/* merge.c: its own options */
 int cmd_pairs(int argc, char **argv);	/* pairs-cmd.c: its own options */
 
 static const char usage_text[] =
@@ -40,6 +41,7 @@ static const char usage_text[] =
 "       rdma-analyze list BUNDLE...\n"
 "       rdma-analyze path --db FILE SRC DST\n"
 "       rdma-analyze history --db FILE NODE [--json] [--all]\n"
+"       rdma-analyze merge --db OUT DB...\n"
 "       rdma-analyze pairs --db FILE [--results CSV] [--method M] [--json]\n"
 "\n"
 "report  diagnose bundles (loaded in memory, or from --db: the newest\n"
@@ -67,6 +69,9 @@ static const char usage_text[] =
 "history a node's bundles over time: snapshots (time, boot, uptime), what\n"
 "        changed, counter deltas and per-hour rates, new kernel log events\n"
 "        (rdma-analyze history --help; exit 4: no such node)\n"
+"merge   copy every bundle of databases DB (one per rack, loaded apart)\n"
+"        into OUT, ids remapped, a bundle already there skipped, then\n"
+"        diagnose them there (rdma-analyze merge --help)\n"
 "pairs   which node, cable, link or switch explains the failing pairs of\n"
 "        a pair test (CSV), NCCL completion errors and perftest runs of\n"
 "        the bundles (rdma-analyze pairs --help; schema/PAIRS.md)\n"
@@ -451,6 +456,7 @@ static const struct {
 	{ "list", cmd_list },
 	{ "path", cmd_path },
 	{ "history", cmd_history },
+	{ "merge", cmd_merge },
 	{ "pairs", cmd_pairs },
 };
 
