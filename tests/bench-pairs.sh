@@ -7,6 +7,7 @@
 # 1080, 20 a row of the table; SEED, default 1) scored for --method best
 # and the floor --method tomography, the targets beside each row,
 # then the time of one localization on 512 hosts with all pairs.
+# PAIRS_JSON=FILE also writes every case (fabric, faults, answers, scores).
 # Skips with the reason when ibsim or python3 is missing; never fails on a
 # figure (a row below its target says MISSES).
 set -u
@@ -25,5 +26,5 @@ if ! "$BUILD/rdma-analyze" pairs --help >/dev/null 2>&1; then
 	echo "bench-pairs: skipped: $BUILD/rdma-analyze has no pairs subcommand"
 	exit 0
 fi
-exec python3 "$TOP/tests/pairs-eval/eval.py" --build "$BUILD" \
+exec python3 "$TOP/tests/pairs-eval/eval.py" --build "$BUILD" ${PAIRS_JSON:+--json "$PAIRS_JSON"} \
 	--cases "${CASES:-1080}" --seed "${SEED:-1}" --speed

@@ -277,7 +277,9 @@ targets (issue 7):
   T4  flaky faults, every coverage but ring: recall >= 0.95
   T5  ring only: top-1 >= 0.95, every fault among the candidates in
       >= 95% of cases, a split test suggested when ambiguous
-  F   never worse than the floor (top-1, precision, recall)"""
+  F   never worse than the floor (top-1, precision, recall)
+found: every fault among the suspects and their alternatives; split: of
+the ambiguous answers, those suggesting the next pair test ("-": none)"""
 
 
 def targets(row, m, floor):
@@ -313,7 +315,7 @@ def metrics(scores):
         return None
     rep = sum(s["reported"] for s in scores)
     amb = [s for s in scores if s["ambiguous"]]
-    return {"n": n, "reported": rep,
+    return {"n": n, "reported": rep, "ambiguous": len(amb),
             "top1": sum(s["top1"] for s in scores) / n,
             "prec": sum(s["correct"] for s in scores) / rep if rep else 1.0,
             "rec": sum(s["correct"] for s in scores) / sum(s["faults"] for s in scores),
@@ -327,6 +329,8 @@ def table(results, methods):
     head = "%-6s %-5s %-5s %-5s %4s" % ("faults", "cov", "noise", "mode", "n")
     for m in methods:
         head += " | %-10s %5s %5s %5s" % (m, "top1", "prec", "rec")
+        if m == methods[0]:
+            head += " %5s %5s" % ("found", "split")
     head += " | targets"
     lines.append(head)
     lines.append("-" * len(head))
@@ -342,6 +346,9 @@ def table(results, methods):
         for m in methods:
             x = per[m]
             line += " | %-10s %5.3f %5.3f %5.3f" % ("", x["top1"], x["prec"], x["rec"])
+            if m == methods[0]:
+                line += " %5.3f %5s" % (x["found"], "%5.3f" % x["split"]
+                                        if x["ambiguous"] else "-")
         have, miss = targets(row, per[methods[0]],
                              per[floor] if floor and methods[0] != floor else None)
         if miss:
@@ -497,9 +504,14 @@ def speed(args, tmp):
     csv = os.path.join(tmp, "speed.csv")
     write_csv(setup, case, csv)
     for m in args.methods:
-        walls = sorted(run_pairs(args, setup, csv, m)[1] for _ in range(3))
-        print("speed: pairs --method %s on 512 hosts, %d results: %.2f s "
-              "(median of 3; target 5 s)" % (m, len(case["tests"]), walls[1]))
+        runs = [run_pairs(args, setup, csv, m) for _ in range(3)]
+        walls = sorted(w for _, w in runs)
+        doc = runs[0][0]
+        print("speed: pairs --method %s on 512 hosts, %d results (%d used): "
+              "%.2f s wall, median of 3 (target 5 s); engine: load %d ms, "
+              "localize %d ms" % (m, len(case["tests"]), doc["results"]["total"],
+                                  walls[1], doc["timing_ms"]["load"],
+                                  doc["timing_ms"]["localize"]))
 
 
 if __name__ == "__main__":
