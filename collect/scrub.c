@@ -229,15 +229,18 @@ static void limits_users(struct redact *r, const struct entry *e)
 }
 
 /* a --fabric scan names every host and switch of the subnet in its
- * NodeDescriptions ("desc":"..." in rdma-collect/fabric/fabric.json, as
- * the JSON has them): each becomes a node description literal */
-static void fabric_descs(struct redact *r, const struct entry *e)
+ * NodeDescriptions ("desc":"..." in rdma-collect/fabric/fabric.json), and
+ * a mad document its own and the peer switch's ("node_desc": "..." in
+ * the documents of rdma-collect/mad/), as the JSON has them: each becomes a node
+ * description literal */
+static void json_descs(struct redact *r, const struct entry *e,
+		       const char *key)
 {
-	static const char key[] = "\"desc\":\"";
 	const char *p = e->data, *end = e->data + e->len;
+	size_t kl = strlen(key);
 
-	while ((p = memmem(p, (size_t)(end - p), key, sizeof(key) - 1))) {
-		const char *q = p += sizeof(key) - 1;
+	while ((p = memmem(p, (size_t)(end - p), key, kl))) {
+		const char *q = p += kl;
 		char *v;
 
 		while (q < end && *q != '"')
@@ -260,7 +263,7 @@ static void gather(struct redact *r, struct store *s)
 		struct entry *e = &s->v[i];
 		char *v;
 
-		if (e->type != ENT_FILE || memchr(e->data, 0, e->len))
+		if (e->type != ENT_FILE || !e->len || memchr(e->data, 0, e->len))
 			continue;
 		if (!strcmp(base_name(e->path), "node_desc") &&
 		    starts_with(e->path, "sys/")) {
@@ -274,7 +277,9 @@ static void gather(struct redact *r, struct store *s)
 		} else if (is_limits(e->path)) {
 			limits_users(r, e);
 		} else if (!strcmp(e->path, "rdma-collect/fabric/fabric.json")) {
-			fabric_descs(r, e);
+			json_descs(r, e, "\"desc\":\"");
+		} else if (starts_with(e->path, "rdma-collect/mad/")) {
+			json_descs(r, e, "\"node_desc\": \"");
 		}
 	}
 }
@@ -449,7 +454,7 @@ static void scrub_entry(struct redact *r, struct store *s, struct entry *e)
 		zero_dsn(e);
 		return;
 	}
-	if (e->type == ENT_FILE && memchr(e->data, 0, e->len))
+	if (e->type == ENT_FILE && (!e->len || memchr(e->data, 0, e->len)))
 		return;
 	if (e->type == ENT_LINK)
 		redact_text(r, e->data, e->len, &out);

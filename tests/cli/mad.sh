@@ -259,6 +259,16 @@ act=$(sed -n 's/.*activity count \([0-9]*\).*/\1/p' t.sm)
 check "SmActivity not ahead of the later sminfo" \
 	test "$(mad_doc "$b" 'd["sminfo"]["SmActivity"]')" -le "${act:-0}"
 
+# --redact: the node descriptions (this host's and the switch's) name
+# machines; each becomes a pseudonym, and nothing else in the document moves
+collect_at redacted --redact --redact-key "$T/mad.key"
+check_eq "--redact: exits 0" "$rc" 0
+check_eq "--redact: both node descriptions are pseudonyms" \
+	"$(mad_doc "$b" 'd["local"]["node_desc"].startswith("nodedesc-"), d["peer"]["node_desc"].startswith("nodedesc-")')" \
+	"(True, True)"
+check "--redact: no host or switch name left in the mad document" sh -c \
+	"tar --zstd -xOf '$b' --wildcards 'rdma-collect/mad/*' | { ! grep -Eq 'node0[0-9][0-9]|leaf[0-9]|spine[0-9]'; }"
+
 # 3. packet loss where the cable enters leaf1: the local port still answers
 fab_cmd 'Error "leaf1"[3] 100' >/dev/null
 collect_at loss --deadline 10 --mad-timeout 50
