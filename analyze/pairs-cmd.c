@@ -147,7 +147,7 @@ static void finding_of(struct pctx *x, struct psuspect *s, struct pfinding *f)
 		if ((k == PC_CABLE || k == PC_HCA) && cable < 0)
 			cable = s->equiv[i];
 	}
-	if (s->nalt || !natural_class(x, s)) {
+	if (s->weak || s->nalt || !natural_class(x, s)) {
 		f->rule = "PAIR_AMBIGUOUS";
 		f->severity = SEV_WARNING;
 	} else if (node >= 0) {
@@ -177,8 +177,9 @@ static void finding_of(struct pctx *x, struct psuspect *s, struct pfinding *f)
 	pt_counters(&x->t, f->comp, &f->counters);
 	if (f->comp != s->comp)
 		pt_counters(&x->t, s->comp, &f->counters);
-	buf_addf(&f->summary, "%d of %zu failing pairs %s %s; %d of %zu "
-		 "passing pairs do", s->fail, x->pm.nfail,
+	buf_addf(&f->summary, "%s%d of %zu failing pairs %s %s; %d of %zu "
+		 "passing pairs do", s->weak ? "weak evidence: " : "",
+		 s->fail, x->pm.nfail,
 		 x->pm.comp[f->comp].kind == PC_NODE ? "involve" : "cross",
 		 x->pm.comp[f->comp].name, s->pass, x->pm.npass);
 	if (s->nequiv && strcmp(f->rule, "PAIR_AMBIGUOUS"))
@@ -355,6 +356,7 @@ static void json_finding(struct json *j, const struct pctx *x,
 	json_int(j, "passing_through", s->pass);
 	json_int(j, "passing_total", (int64_t)x->pm.npass);
 	json_int(j, "explained", s->explained);
+	json_bool(j, "weak", s->weak);
 	snprintf(num, sizeof(num), "%.3f", s->score);
 	json_raw(j, "score", num);
 	json_arr_open(j, "ends");

@@ -14,6 +14,7 @@
 #define NOISE_HOSTS 4		/* hosts needed to estimate the noise */
 #define NOISE_HOST_RESULTS 8	/* results a host needs to count */
 #define MAX_PICKS 64		/* suspects at most: more is no diagnosis */
+#define MAX_WEAK 3		/* weak suspects at most */
 #define ALT_MARGIN 2.0		/* log-likelihood: "nearly as well" */
 #define ALT_CANDIDATES 32
 #define SPLIT_BUDGET 200000	/* paths computed looking for a split test */
@@ -377,9 +378,8 @@ struct gstate {
 /* pick components for the open failing observations while one pays for
  * itself; skip is a component not to use (-1 none); returns the count */
 static int greedy(struct pmodel *pm, struct gstate *g, int skip, double e,
-		  int *pick, int max)
+		  double pen, int *pick, int max)
 {
-	double pen = penalty(pm);
 	int n = 0, c;
 
 	while (n < max) {
@@ -471,7 +471,7 @@ static int best_round(struct pmodel *pm, double e, int *set)
 	g.cf = xcalloc((size_t)pm->ncomp + 1, sizeof(*g.cf));
 	g.open = xcalloc(pm->nobs + 1, 1);
 	gstate_open(pm, &g, -1);
-	n = greedy(pm, &g, -1, e, set, MAX_PICKS);
+	n = greedy(pm, &g, -1, e, penalty(pm), set, MAX_PICKS);
 	for (i = 0; i < n && steps < 4 * MAX_PICKS; i++, steps++) {
 		int c = set[i];
 		double base;
@@ -480,7 +480,7 @@ static int best_round(struct pmodel *pm, double e, int *set)
 		base = total_score(pm, in, n, e);
 		/* finer: what explains c's failures without c */
 		gstate_open(pm, &g, c);
-		na = greedy(pm, &g, c, e, alt, MAX_PICKS);
+		na = greedy(pm, &g, c, e, penalty(pm), alt, MAX_PICKS);
 		for (j = nn = 0; j < n; j++)
 			if (set[j] != c)
 				tmp[nn++] = set[j];
@@ -543,6 +543,40 @@ static double noise_estimate(const struct pmodel *pm)
 	e = r[n / 4];
 	free(r);
 	return e;
+}
+
+/* failing results the suspects leave unexplained but too few to pay for
+ * a suspect (a ring test crosses each cable twice): the best few of what
+ * explains them with half the evidence, reported as weak */
+static int weak_picks(struct pmodel *pm, double e, int *set, int n)
+{
+	struct gstate g;
+	size_t o;
+	uint32_t j;
+	int i, k, w;
+
+	if (n >= MAX_PICKS)
+		return 0;
+	g.cf = xcalloc((size_t)pm->ncomp + 1, sizeof(*g.cf));
+	g.open = xcalloc(pm->nobs + 1, 1);
+	gstate_open(pm, &g, -1);
+	for (i = 0; i < n; i++) {
+		int c = set[i];
+
+		for (j = pm->coff[c]; j < pm->coff[c + 1]; j++) {
+			o = (size_t)pm->co[j];
+			if (!g.open[o])
+				continue;
+			g.open[o] = 0;
+			for (k = 0; k < (int)pm->obs[o].n; k++)
+				g.cf[pm->oc[pm->obs[o].off + k]]--;
+		}
+	}
+	w = greedy(pm, &g, -1, e, penalty(pm) / 2, set + n,
+		   n + MAX_WEAK <= MAX_PICKS ? MAX_WEAK : MAX_PICKS - n);
+	free(g.cf);
+	free(g.open);
+	return w;
 }
 
 /* the failure rate of the results no suspect crosses, drawn towards the
@@ -757,6 +791,8 @@ static int cmp_suspect(const void *a, const void *b)
 {
 	const struct psuspect *x = a, *y = b;
 
+	if (x->weak != y->weak)
+		return x->weak - y->weak;
 	if (x->explained != y->explained)
 		return y->explained - x->explained;
 	return (x->score < y->score) - (x->score > y->score);
@@ -764,7 +800,7 @@ static int cmp_suspect(const void *a, const void *b)
 
 int pm_localize(struct pmodel *pm, enum pm_method m)
 {
-	int *set = xmalloc(MAX_PICKS * sizeof(*set)), n, i;
+	int *set = xmalloc(MAX_PICKS * sizeof(*set)), n, i, strong;
 	char *in, *done;
 	double e = NOISE_START;
 	uint64_t *tested;
@@ -794,6 +830,9 @@ int pm_localize(struct pmodel *pm, enum pm_method m)
 			n = best_round(pm, e, set);
 		}
 	}
+	strong = n;
+	if (m == PM_BEST)
+		n += weak_picks(pm, e, set, n);
 	pm->noise = e;
 	in = xcalloc((size_t)pm->ncomp + 1, 1);
 	for (i = 0; i < n; i++)
@@ -807,6 +846,7 @@ int pm_localize(struct pmodel *pm, enum pm_method m)
 		int c = set[i];
 
 		s->comp = c;
+		s->weak = i >= strong;
 		s->fail = pm->fail_n[c];
 		s->pass = pm->pass_n[c];
 		s->split_a = s->split_b = s->split_crosses = -1;

@@ -86,6 +86,8 @@ struct psuspect {
 	int fail, pass;		/* failing / passing observations through it */
 	int explained;		/* failing observations assigned to it */
 	double score;		/* log-likelihood gain (best) or cover (tomography) */
+	int weak;		/* below the cost of a suspect, but the best of
+				 * what explains the failures left (best) */
 	int *equiv;		/* components crossed by exactly the same pairs */
 	int nequiv;
 	int *alt;		/* components that explain the data nearly as well */

@@ -168,6 +168,24 @@ check_eq "two flipped outcomes: best still names the cable first" \
 check "two flipped outcomes: the tomography floor does not" sh -c \
 	"! grep -qF '\"component\": \"$L\"' noisy.csv.tomography.json"
 
+# --- ring coverage (each host to the next, as an NCCL ring): node005's
+# two ring pairs fail; then one more ring pair fails by chance ---
+for i in $(seq 1 12); do
+	a=$(printf node%03d "$i") b=$(printf node%03d $((i % 12 + 1)))
+	r=ok
+	{ [ $a = node005 ] || [ $b = node005 ]; } && r=fail
+	echo "$a,$b,$r,,"
+done >ring.csv
+check_eq "ring: node005's two pairs fail: PAIR_SUSPECT_NODE node005" "$(top best ring.csv)" "rc=2
+PAIR_SUSPECT_NODE|node005"
+sed 's/^node009,node010,ok/node009,node010,fail/' ring.csv >ring2.csv
+check_eq "ring and one failure by chance: node005 first, the other weak" "$(top best ring2.csv)" "rc=2
+PAIR_SUSPECT_NODE|node005
+PAIR_AMBIGUOUS|node009 mlx5_0 port 1 <-> MF0;leaf3:MQM9700/U1 port 1"
+check_eq "the weak one says so" "$(python3 -c '
+import json,sys; s=json.load(open(sys.argv[1]))["suspects"][1]; print(s["weak"], s["summary"].split(":")[0])' ring2.csv.best.json)" \
+	"True weak evidence"
+
 # --- ambiguous: one failing pair, two passing ones (the guide's case) ---
 printf 'src,dst,result,gbps,error\nnode001,node012,fail,,retry exceeded\nnode001,node002,ok,,\nnode012,node011,ok,,\n' >amb.csv
 for m in best tomography; do
