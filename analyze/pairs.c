@@ -15,6 +15,8 @@
 #define NOISE_HOST_RESULTS 8	/* results a host needs to count */
 #define MAX_PICKS 64		/* suspects at most: more is no diagnosis */
 #define MAX_WEAK 3		/* weak suspects at most */
+#define MAX_WEAK_LEFT 16	/* ... named only when this few failures are
+				 * left: beyond, they are the noise floor */
 #define ALT_MARGIN 2.0		/* log-likelihood: "nearly as well" */
 #define ALT_CANDIDATES 32
 #define SPLIT_BUDGET 200000	/* paths computed looking for a split test */
@@ -572,7 +574,10 @@ static int weak_picks(struct pmodel *pm, double e, int *set, int n)
 				g.cf[pm->oc[pm->obs[o].off + k]]--;
 		}
 	}
-	w = greedy(pm, &g, -1, e, penalty(pm) / 2, set + n,
+	for (o = k = 0; o < pm->nobs; o++)
+		k += g.open[o];
+	w = k > MAX_WEAK_LEFT ? 0 :
+	    greedy(pm, &g, -1, e, penalty(pm) / 2, set + n,
 		   n + MAX_WEAK <= MAX_PICKS ? MAX_WEAK : MAX_PICKS - n);
 	free(g.cf);
 	free(g.open);
