@@ -453,7 +453,7 @@ static int check_bw(struct rctx *rc)
 			int64_t fid;
 
 			fid = finding_add(rc, p->bid, -1, comp,
-				"%s%s on %s: %.2f Gb/s average, %.1f%% of the %.0f "
+				"%s%s on %s: %.2f Gb/s average, %.1f%% of the %g "
 				"Gb/s line rate%s (below %.0f%%)", p->test,
 				p->cuda ? " (GPU memory)" : "", comp, p->gbps,
 				100.0 * p->gbps / line, line,
