@@ -28,6 +28,7 @@
 #define EXIT_INPUT 4
 
 int cmd_path(int argc, char **argv);	/* path.c: parses its own options */
+int cmd_diff(int argc, char **argv);	/* diff.c: likewise */
 int cmd_history(int argc, char **argv);	/* history-cmd.c: its own options */
 int cmd_merge(int argc, char **argv);	/* merge.c: its own options */
 int cmd_pairs(int argc, char **argv);	/* pairs-cmd.c: its own options */
@@ -40,6 +41,7 @@ static const char usage_text[] =
 "       rdma-analyze rules [--json]\n"
 "       rdma-analyze list BUNDLE...\n"
 "       rdma-analyze path --db FILE SRC DST\n"
+"       rdma-analyze diff [--db FILE] [--json] [--all] A B\n"
 "       rdma-analyze history --db FILE NODE [--json] [--all]\n"
 "       rdma-analyze merge --db OUT DB...\n"
 "       rdma-analyze pairs --db FILE [--results CSV] [--method M] [--json]\n"
@@ -51,6 +53,9 @@ static const char usage_text[] =
 "          -o, --output FILE  write the report to FILE\n"
 "          --thresholds FILE  override thresholds ('name value' lines)\n"
 "          --expect-hcas N    each node should have N RDMA devices\n"
+"          --baseline B       compare the nodes with B, a known-good bundle\n"
+"                             (for its class) or a file of 'ATTRIBUTE VALUE'\n"
+"                             lines, instead of their class's majority\n"
 "          -v, --verbose      evidence and remediation of info findings too\n"
 "load    add bundles to a database (idempotent: a bundle already there is\n"
 "        skipped), then diagnose them\n"
@@ -66,6 +71,9 @@ static const char usage_text[] =
 "        LID or GUID) from the newest fabric scan's forwarding tables, as\n"
 "        ibtracert prints it, with each hop's counters; exit 1: a route\n"
 "        stops, 2: it loops (rdma-analyze path --help)\n"
+"diff    the configuration fingerprints and the error counters of two\n"
+"        bundles or nodes, side by side; exit 0: the same, 1: different\n"
+"        (rdma-analyze diff --help)\n"
 "history a node's bundles over time: snapshots (time, boot, uptime), what\n"
 "        changed, counter deltas and per-hour rates, new kernel log events\n"
 "        (rdma-analyze history --help; exit 4: no such node)\n"
@@ -155,12 +163,13 @@ static const struct option report_opts[] = {
 	{ "list", no_argument, NULL, 'l' },
 	{ "markdown", no_argument, NULL, 'm' },
 	{ "expect-hcas", required_argument, NULL, 'e' },
+	{ "baseline", required_argument, NULL, 'b' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct args {
-	const char *db, *format, *output, *thresholds, *expect_hcas;
+	const char *db, *format, *output, *thresholds, *expect_hcas, *baseline;
 	int verbose, json, list, markdown;
 	int nfiles;
 	char **files;
@@ -183,6 +192,7 @@ static int parse(int argc, char **argv, struct args *a)
 		case 'l': a->list = 1; break;
 		case 'm': a->markdown = 1; break;
 		case 'e': a->expect_hcas = optarg; break;
+		case 'b': a->baseline = optarg; break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(close_stdout(EXIT_OK));
@@ -215,6 +225,48 @@ static int load_and_diagnose(sqlite3 *db, struct args *a,
 	}
 	load_files(db, a->files, a->nfiles, progress, st);
 	return rules_run(db, st->new_ids, st->nnew);
+}
+
+/* the baseline: a bundle (loaded like the others, not reported unless
+ * given) or a file of expected values */
+static int load_baseline(sqlite3 *db, const char *path)
+{
+	struct load_stats st;
+	char *files[1] = { (char *)path };
+	struct bundle_r *b = NULL;
+	char err[512];
+	int rc;
+
+	if (br_open(path, NULL, &b, err, sizeof(err)) < 0)
+		return fleet_baseline_file(db, path);
+	br_free(b);
+	memset(&st, 0, sizeof(st));
+	load_files(db, files, 1, 0, &st);
+	rc = st.nall == 1 ? fleet_baseline_bundle(db, st.all_ids[0]) :
+			    error("baseline '%s' could not be loaded", path);
+	load_stats_release(&st);
+	return rc;
+}
+
+/* the fleet checks over the report's bundles */
+static int fleet_pass(sqlite3 *db, const struct args *a)
+{
+	sqlite3_stmt *s;
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (a->baseline && load_baseline(db, a->baseline) < 0)
+		return -1;
+	s = db_query(db, "SELECT bundle_id FROM report_bundles", NULL);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		ids = xrealloc(ids, (n + 1) * sizeof(*ids));
+		ids[n++] = sqlite3_column_int64(s, 0);
+	}
+	db_done(s);
+	rc = rules_run_fleet(db, ids, n);
+	free(ids);
+	return rc;
 }
 
 static int cmd_load(int argc, char **argv)
@@ -301,6 +353,8 @@ static int cmd_report(int argc, char **argv)
 		rules_run(db, ids, n);
 		free(ids);
 	}
+	if (fleet_pass(db, &a) < 0)
+		failed = 1;
 	ro.verbose = a.verbose;
 	if (a.output) {
 		if (check_snprintf(tmp, sizeof(tmp), "%s.tmp", a.output) < 0 ||
@@ -455,6 +509,7 @@ static const struct {
 	{ "rules", cmd_rules },
 	{ "list", cmd_list },
 	{ "path", cmd_path },
+	{ "diff", cmd_diff },
 	{ "history", cmd_history },
 	{ "merge", cmd_merge },
 	{ "pairs", cmd_pairs },

@@ -24,6 +24,9 @@ const struct threshold thresholds[] = {
 	{ "flaps_critical", 2, "link down/up events in 24 h for critical LINK_FLAPPING" },
 	{ "expect_hcas", 0, "RDMA devices a node should have (0: not checked); --expect-hcas N" },
 	{ "eye_ratio", 0.5, "a lane's eye below this share of the others' median: PHY_EYE_LOW" },
+	{ "fleet_min_nodes", 3, "nodes of a class (with the attribute) before its majority counts: fleet checks" },
+	{ "counter_mad_k", 5, "COUNTER_OUTLIER: rate above the class median + k x 1.4826 x MAD" },
+	{ "counter_min_per_hour", 1, "COUNTER_OUTLIER: ... and at least this many per hour above the median" },
 	{ NULL, 0, NULL },
 };
 
@@ -33,7 +36,7 @@ const struct rule *const *rules_all(void)
 	static int done;
 	const struct rule *const lists[] = {
 		rules_evidence, rules_pci, rules_hca, rules_kernel, rules_sm, rules_verbs,
-		rules_perf, rules_app, rules_history,
+		rules_perf, rules_app, rules_fleet, rules_history,
 		rules_pairs,
 	};
 	size_t i, n = 0;
@@ -265,6 +268,9 @@ int rules_run(sqlite3 *db, const int64_t *ids, size_t n)
 	for (r = rules_all(); *r; r++) {
 		struct rctx c = { db, *r };
 
+		/* across nodes: rules_run_fleet(), over the report's set */
+		if (!strcmp((*r)->layer, "fleet"))
+			continue;
 		if (select_bundles(db, *r) < 0) {
 			rc = -1;
 			break;

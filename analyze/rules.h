@@ -29,7 +29,7 @@ struct rctx {
 
 struct rule {
 	const char *id;
-	const char *layer;	/* hca kernel sm verbs perf app evidence */
+	const char *layer;	/* hca kernel sm verbs perf app evidence fleet */
 	int severity;
 	const char *title;
 	const char *needs;	/* comma-separated sources */
@@ -41,7 +41,8 @@ struct rule {
 
 /* a NULL-id-terminated table per file */
 extern const struct rule rules_pci[], rules_hca[], rules_kernel[], rules_sm[],
-	rules_verbs[], rules_perf[], rules_app[], rules_evidence[];
+	rules_verbs[], rules_perf[], rules_app[], rules_evidence[],
+	rules_fleet[];
 extern const struct rule rules_history[];	/* rules-history.c */
 extern const struct rule rules_pairs[];	/* rules-pairs.c */
 
@@ -70,6 +71,15 @@ double threshold(sqlite3 *db, const char *name);
 
 /* diagnose bundles (ids); replaces their earlier findings */
 int rules_run(sqlite3 *db, const int64_t *ids, size_t n);
+
+/* the fleet pass (rules-fleet.c): the rules of layer fleet over the set
+ * ids (each node against its class's majority or the baseline); replaces
+ * the set's earlier fleet findings */
+int rules_run_fleet(sqlite3 *db, const int64_t *ids, size_t n);
+/* the baseline instead of the majority: a loaded bundle (for its class),
+ * or a file of "ATTRIBUTE VALUE" lines (rdma-analyze(1)) */
+int fleet_baseline_bundle(sqlite3 *db, int64_t bundle_id);
+int fleet_baseline_file(sqlite3 *db, const char *file);
 
 const char *severity_name(int sev);
 

@@ -45,10 +45,12 @@ trap 'rm -rf "$tmp"' EXIT
 "$TOP/tests/fixtures/mknode.sh" gpu-ndr8 "$tmp/base-gpu-ndr8"
 "$TOP/tests/fixtures/mknode.sh" roce-pfc "$tmp/base-roce-pfc"
 
-# identity NODE INDEX: hostname, machine-id, boot_id, node descriptions
-# and host addresses of this node (the GUIDs stay those of the fixture)
+# identity NODE INDEX: hostname, machine-id, boot_id, node descriptions,
+# host addresses, GUIDs and MACs of this node (index 1 keeps the
+# fixture's; two nodes sharing a GUID or a MAC is a finding of its own,
+# DUPLICATE_GUID / DUPLICATE_ADDRESS)
 identity() {
-	local n=$1 i=$2 R=$tmp/$1 h f d
+	local n=$1 i=$2 R=$tmp/$1 h f d g
 	h=$(printf '%s' "$n" | sha256sum | cut -c1-64)
 	echo "$n" >"$R/proc/sys/kernel/hostname"
 	echo "$n" >"$R/etc/hostname"
@@ -58,6 +60,17 @@ identity() {
 		echo "$n ${d##*/}" >"$(readlink -f "$d")/node_desc"
 	done
 	f=$R/rdma-collect/net/addresses.json
+	# one GUID byte per node, in every form the tree holds it: sysfs and
+	# verbs (9c63:c003:00e1:7a00), GIDs and link-local addresses, IPoIB
+	# hardware addresses (..:c0:03:00:e1:7a:00), RoCE MACs (b8:3f:d2:4a:..)
+	case $n in
+	gpu-*)	printf -v g '%02x' $((0xe0 + i))
+		grep -rlI 'c003:00e1:\|c0:03:00:e1:' "$R/sys" "$R/rdma-collect" |
+			xargs -r sed -i "s/c003:00e1:/c003:00$g:/g; s/c0:03:00:e1:/c0:03:00:$g:/g" ;;
+	roce-*)	printf -v g '%02x' $((0x49 + i))
+		grep -rlI 'd203:004a:\|d2:4a:6c\|fe4a:6c2' "$R/sys" "$R/rdma-collect" |
+			xargs -r sed -i "s/d203:004a:/d203:00$g:/g; s/d2:4a:6c/d2:$g:6c/g; s/fe4a:6c2/fe$g:6c2/g" ;;
+	esac
 	case $n in
 	gpu-*)	# IPoIB and eno1 host part .107 -> .(100+i)
 		sed -i "s/\.107\"/.$((100 + i))\"/" "$f" ;;

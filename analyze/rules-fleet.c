@@ -1,0 +1,834 @@
+/* rules-fleet: the fleet pass, checks across nodes.
+ *
+ * They run after the per-bundle rules, over a set of bundles (the report's:
+ * the bundles given, or the newest of each node in the database), in the
+ * temporary table todo_rule.  Each node is compared with the others of its
+ * class (same hardware shape, fingerprint.c), attribute by attribute, or
+ * with a baseline when the user gave one (temporary table fleet_baseline,
+ * filled by fleet_baseline_bundle/_file).  A majority is a value held by
+ * more than half of the class's nodes that have the attribute, and only in
+ * a class of at least fleet_min_nodes nodes: with two nodes that disagree
+ * nobody can say which one is odd.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "db.h"
+#include "fingerprint.h"
+#include "log.h"
+#include "rules.h"
+#include "util.h"
+
+/* what an attribute is called in a message, and the device it belongs to:
+ * "hca.mlx5_0.fw" is "fw" of mlx5_0, "port.mlx5_0.1.mtu" "mtu" of mlx5_0:1 */
+static void attr_split(const char *attr, const char *value, char *label,
+		       size_t nl, char *dev, size_t nd)
+{
+	static const struct {
+		const char *prefix;
+		const char *label;	/* NULL: the part after the device */
+		int port;		/* a port number follows the device */
+	} forms[] = {
+		{ "hca.", NULL, 0 },
+		{ "port.", NULL, 1 },
+		{ "pcie.", "pcie ", 0 },
+		{ "iommu.", "iommu ", 0 },
+		{ "acs.", "acs redirect", 0 },
+		{ "guid.", "node guid", 0 },
+		{ "mac.", "mac", 0 },
+	};
+	size_t i;
+
+	*dev = 0;
+	snprintf(label, nl, "%s", attr);
+	if (!strncmp(attr, "ip.", 3) && value) {
+		size_t la = strlen(attr), lv = strlen(value);
+
+		/* ip.<netdev>.<address>: a netdev name may hold a dot */
+		if (la > 3 + lv + 1 && !strcmp(attr + la - lv, value))
+			snprintf(dev, nd, "%.*s", (int)(la - lv - 4), attr + 3);
+		snprintf(label, nl, "ip");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(forms); i++) {
+		size_t lp = strlen(forms[i].prefix);
+		const char *d = attr + lp, *e;
+
+		if (strncmp(attr, forms[i].prefix, lp))
+			continue;
+		if (!strcmp(forms[i].prefix, "mac.") ||
+		    !strcmp(forms[i].prefix, "guid.") ||
+		    !strcmp(forms[i].prefix, "acs.")) {
+			snprintf(dev, nd, "%s", d);
+			snprintf(label, nl, "%s", forms[i].label);
+			return;
+		}
+		e = strchr(d, '.');
+		if (!e)
+			return;
+		if (forms[i].port) {
+			const char *p = strchr(e + 1, '.');
+
+			if (!p)
+				return;
+			snprintf(dev, nd, "%.*s:%.*s", (int)(e - d), d,
+				 (int)(p - e - 1), e + 1);
+			e = p;
+		} else {
+			snprintf(dev, nd, "%.*s", (int)(e - d), d);
+		}
+		snprintf(label, nl, "%s%s", forms[i].label ? forms[i].label : "",
+			 e + 1);
+		return;
+	}
+}
+
+/* the nodes compared: todo_rule with node name and class */
+static int fleet_nodes(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int rc;
+
+	st = db_query(db, "SELECT bundle_id FROM todo_rule", NULL);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		ids = xrealloc(ids, (n + 1) * sizeof(*ids));
+		ids[n++] = sqlite3_column_int64(st, 0);
+	}
+	db_done(st);
+	rc = n ? fingerprint_update(db, ids, n) : 0;
+	free(ids);
+	if (rc < 0)
+		return -1;
+	return db_run(db, "CREATE TEMP TABLE IF NOT EXISTS fleet_nodes "
+		      "(bundle_id INTEGER PRIMARY KEY, node TEXT, node_id "
+		      "INTEGER, class TEXT); DELETE FROM fleet_nodes; INSERT INTO "
+		      "fleet_nodes SELECT t.bundle_id, n.name, n.id, f.class FROM "
+		      "todo_rule t JOIN bundles b ON b.id = t.bundle_id JOIN nodes "
+		      "n ON n.id = b.node_id JOIN fingerprints f ON f.bundle_id = "
+		      "t.bundle_id");
+}
+
+/* --- the reference each node is compared with --- */
+
+static int baseline_table(sqlite3 *db)
+{
+	return db_run(db, "CREATE TEMP TABLE IF NOT EXISTS fleet_baseline (attr "
+		      "TEXT NOT NULL, value TEXT, class TEXT, origin TEXT)");
+}
+
+int fleet_baseline_bundle(sqlite3 *db, int64_t bundle_id)
+{
+	char *cls;
+	int rc;
+
+	if (baseline_table(db) < 0)
+		return -1;
+	cls = fingerprint_class(db, bundle_id);
+	if (!cls)
+		return error("baseline: bundle has no fingerprint");
+	/* a known-good node speaks for the nodes of its own class only */
+	rc = db_exec(db, "INSERT INTO fleet_baseline SELECT a.attr, a.value, ?, "
+		     "'baseline ' || n.name FROM fingerprint_attrs a JOIN bundles "
+		     "b ON b.id = a.bundle_id JOIN nodes n ON n.id = b.node_id "
+		     "WHERE a.bundle_id = ? AND a.grp IN ('fw', 'driver', "
+		     "'config', 'count')", "si", cls, bundle_id);
+	free(cls);
+	return rc;
+}
+
+/* the baseline file: "ATTR VALUE" lines (VALUE the rest of the line,
+ * "absent" for a known absence), ATTR a name of DATABASE.md or a glob
+ * ("hca.*.fw"); "class CLASS" restricts the lines after it to that class;
+ * '#' starts a comment line */
+int fleet_baseline_file(sqlite3 *db, const char *file)
+{
+	char line[4096], cls[512] = "";
+	int lineno = 0, rc = 0;
+	FILE *f;
+
+	if (baseline_table(db) < 0)
+		return -1;
+	f = fopen(file, "r");
+	if (!f)
+		return error("cannot open baseline '%s': %s", file,
+			     strerror(errno));
+	while (!rc && fgets(line, sizeof(line), f)) {
+		char *a, *v, *e;
+
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			rc = error("%s:%d: line too long", file, lineno);
+			break;
+		}
+		line[strcspn(line, "\r\n")] = 0;
+		a = line + strspn(line, " \t");
+		if (!*a || *a == '#')
+			continue;
+		e = a + strcspn(a, " \t");
+		v = e + strspn(e, " \t");
+		*e = 0;
+		if (!*v) {
+			rc = error("%s:%d: expected 'ATTRIBUTE VALUE'", file,
+				   lineno);
+			break;
+		}
+		if (!strcmp(a, "class")) {
+			snprintf(cls, sizeof(cls), "%s", v);
+			continue;
+		}
+		rc = db_exec(db, "INSERT INTO fleet_baseline VALUES (?, ?, ?, ?)",
+			     "ssss", a, strcmp(v, "absent") ? v : NULL,
+			     *cls ? cls : NULL, "baseline");
+	}
+	fclose(f);
+	if (!rc && !db_int(db, "SELECT count(*) FROM fleet_baseline", NULL))
+		rc = error("%s: no baseline values", file);
+	return rc;
+}
+
+/* fleet_ref(bundle_id, attr, value, n, origin): for every compared
+ * attribute of a node, the value it should have and how many nodes hold
+ * it (0 for a baseline).  A baseline line for the node's class (or for any
+ * class) wins over the majority; globs match attribute names. */
+static int fleet_reference(sqlite3 *db, const char *grp)
+{
+	if (db_run(db, "CREATE TEMP TABLE IF NOT EXISTS fleet_ref (bundle_id "
+		   "INTEGER, attr TEXT, value TEXT, n INTEGER, origin TEXT); "
+		   "DELETE FROM fleet_ref") < 0 || baseline_table(db) < 0)
+		return -1;
+	/* the firmware of a device is compared among devices of the same
+	 * board (PSID): the class key gains the board */
+	if (db_exec(db, "INSERT INTO fleet_ref WITH a AS (SELECT f.bundle_id, "
+		    "f.attr, f.value, n.class || CASE WHEN f.grp = 'fw' THEN '/' "
+		    "|| coalesce((SELECT b.value FROM fingerprint_attrs b WHERE "
+		    "b.bundle_id = f.bundle_id AND b.attr = substr(f.attr, 1, "
+		    "length(f.attr) - 3) || '.board_id'), '') ELSE '' END AS k "
+		    "FROM fingerprint_attrs f JOIN fleet_nodes n ON n.bundle_id "
+		    "= f.bundle_id WHERE f.grp = ?1), c AS (SELECT k, attr, value, "
+		    "count(*) AS n FROM a GROUP BY k, attr, value), t AS (SELECT "
+		    "k, attr, sum(n) AS total FROM c GROUP BY k, attr), m AS "
+		    "(SELECT c.k, c.attr, c.value, c.n FROM c JOIN t ON t.k = c.k "
+		    "AND t.attr = c.attr WHERE c.n * 2 > t.total AND t.total >= "
+		    "(SELECT value FROM thresholds WHERE name = 'fleet_min_nodes')) "
+		    "SELECT a.bundle_id, a.attr, m.value, m.n, NULL FROM a JOIN m "
+		    "ON m.k = a.k AND m.attr = a.attr", "s", grp) < 0)
+		return -1;
+	if (!db_int(db, "SELECT count(*) FROM fleet_baseline", NULL))
+		return 0;
+	/* the newest matching baseline line wins (a later, more specific
+	 * line overrides an earlier glob) */
+	if (db_exec(db, "DELETE FROM fleet_ref WHERE EXISTS (SELECT 1 FROM "
+		    "fleet_baseline x JOIN fleet_nodes n ON n.bundle_id = "
+		    "fleet_ref.bundle_id WHERE fleet_ref.attr GLOB x.attr AND "
+		    "(x.class IS NULL OR x.class = n.class))", NULL) < 0)
+		return -1;
+	return db_exec(db, "INSERT INTO fleet_ref SELECT f.bundle_id, f.attr, "
+		       "(SELECT x.value FROM fleet_baseline x WHERE f.attr GLOB "
+		       "x.attr AND (x.class IS NULL OR x.class = n.class) ORDER "
+		       "BY x.rowid DESC LIMIT 1), 0, (SELECT x.origin FROM "
+		       "fleet_baseline x WHERE f.attr GLOB x.attr AND (x.class "
+		       "IS NULL OR x.class = n.class) ORDER BY x.rowid DESC LIMIT "
+		       "1) FROM fingerprint_attrs f JOIN fleet_nodes n ON "
+		       "n.bundle_id = f.bundle_id WHERE f.grp = ?1 AND EXISTS "
+		       "(SELECT 1 FROM fleet_baseline x WHERE f.attr GLOB x.attr "
+		       "AND (x.class IS NULL OR x.class = n.class))", "s", grp);
+}
+
+/* --- outliers: one finding per node and rule --- */
+
+struct odd {
+	char label[128], dev[128];
+	char *value, *ref, *origin, *path;
+	int64_t n;
+};
+
+static void odd_release(struct odd *o, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(o[i].value);
+		free(o[i].ref);
+		free(o[i].origin);
+		free(o[i].path);
+	}
+}
+
+static const char *shown(const char *v)
+{
+	return v ? v : "absent";
+}
+
+static void ref_text(struct buf *b, const struct odd *o)
+{
+	if (o->origin)
+		buf_addf(b, "%s: %s", o->origin, shown(o->ref));
+	else
+		buf_addf(b, "%lld other node%s: %s", (long long)o->n,
+			 o->n == 1 ? "" : "s", shown(o->ref));
+}
+
+/* "gpu-a07: fw 28.39.1002 on mlx5_0, mlx5_1; 11 other nodes: 28.41.1000"
+ * -- differences with the same label, value and reference are one item */
+static void odd_summary(struct buf *b, const char *node, struct odd *o,
+			size_t n)
+{
+	size_t i, j;
+	char *done = calloc(n ? n : 1, 1);
+
+	if (!done)
+		die("out of memory");
+	buf_addf(b, "%s: ", node);
+	for (i = 0; i < n; i++) {
+		int devs = 0;
+
+		if (done[i])
+			continue;
+		if (b->len > strlen(node) + 2)
+			buf_addstr(b, "; ");
+		buf_addf(b, "%s %s", o[i].label, shown(o[i].value));
+		for (j = i; j < n; j++) {
+			if (done[j] || strcmp(o[i].label, o[j].label) ||
+			    strcmp(shown(o[i].value), shown(o[j].value)) ||
+			    strcmp(shown(o[i].ref), shown(o[j].ref)) ||
+			    o[i].n != o[j].n)
+				continue;
+			done[j] = 1;
+			if (o[j].dev[0])
+				buf_addf(b, "%s%s", devs++ ? ", " : " on ",
+					 o[j].dev);
+		}
+		buf_addstr(b, " (");
+		ref_text(b, &o[i]);
+		buf_addstr(b, ")");
+	}
+	free(done);
+}
+
+/* the component: the one device all differences are on, else "node" */
+static const char *odd_component(const struct odd *o, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!o[i].dev[0] || strcmp(o[i].dev, o[0].dev))
+			return "node";
+	return n ? o[0].dev : "node";
+}
+
+static void odd_report(struct rctx *rc, int64_t bid, const char *node,
+		       const char *comp, struct odd *o, size_t n)
+{
+	struct buf s = BUF_INIT;
+	int64_t fid;
+	size_t i;
+
+	if (!n)
+		return;
+	odd_summary(&s, node, o, n);
+	fid = finding_add(rc, bid, -1, comp ? comp : odd_component(o, n), "%s",
+			  s.buf);
+	for (i = 0; i < n; i++) {
+		struct buf e = BUF_INIT;
+
+		buf_addf(&e, "%s%s%s %s (", o[i].label, o[i].dev[0] ? " " : "",
+			 o[i].dev, shown(o[i].value));
+		ref_text(&e, &o[i]);
+		buf_addstr(&e, ")");
+		finding_evidence(rc, fid, o[i].path, "%s", e.buf);
+		buf_release(&e);
+	}
+	buf_release(&s);
+}
+
+/* numeric values below the reference only (count attributes) */
+static int fewer(const char *v, const char *ref)
+{
+	long long a, b;
+
+	if (!v || !ref || parse_ll(v, 10, 0, 1LL << 40, &a) < 0 ||
+	    parse_ll(ref, 10, 0, 1LL << 40, &b) < 0)
+		return 0;
+	return a < b;
+}
+
+/* compare every node's attributes of group grp (and, when only is not
+ * NULL, of those names) with the reference; count: only lower is odd;
+ * comp: the findings' component (NULL: the device of the differences) */
+static int outliers(struct rctx *rc, const char *grp, const char *only,
+		    int count, const char *comp)
+{
+	sqlite3 *db = rc->db;
+	sqlite3_stmt *st;
+	struct odd *o = NULL;
+	size_t n = 0;
+	int64_t cur = -1;
+	char *node = NULL;
+
+	if (fleet_nodes(db) < 0 || fleet_reference(db, grp) < 0)
+		return -1;
+	st = db_query(db, "SELECT a.bundle_id, n.node, a.attr, a.value, r.value, "
+		      "r.n, r.origin, a.path FROM fleet_ref r JOIN "
+		      "fingerprint_attrs a ON a.bundle_id = r.bundle_id AND "
+		      "a.attr = r.attr JOIN fleet_nodes n ON n.bundle_id = "
+		      "a.bundle_id WHERE a.value IS NOT r.value AND (?1 IS NULL OR "
+		      "a.attr GLOB ?1) ORDER BY a.bundle_id, a.attr", "s", only);
+	for (;;) {
+		int row = sqlite3_step(st) == SQLITE_ROW;
+		int64_t bid = row ? sqlite3_column_int64(st, 0) : -1;
+		const char *v, *ref;
+		struct odd *x;
+
+		if (!row || bid != cur) {
+			odd_report(rc, cur, node, comp, o, n);
+			odd_release(o, n);
+			n = 0;
+			free(node);
+			node = NULL;
+			if (!row)
+				break;
+			cur = bid;
+			node = xstrdup((const char *)sqlite3_column_text(st, 1));
+		}
+		v = (const char *)sqlite3_column_text(st, 3);
+		ref = (const char *)sqlite3_column_text(st, 4);
+		if (count && !fewer(v, ref))
+			continue;
+		o = xrealloc(o, (n + 1) * sizeof(*o));
+		x = &o[n++];
+		memset(x, 0, sizeof(*x));
+		attr_split((const char *)sqlite3_column_text(st, 2), v, x->label,
+			   sizeof(x->label), x->dev, sizeof(x->dev));
+		x->value = v ? xstrdup(v) : NULL;
+		x->ref = ref ? xstrdup(ref) : NULL;
+		x->n = sqlite3_column_int64(st, 5);
+		x->origin = sqlite3_column_text(st, 6) ?
+			xstrdup((const char *)sqlite3_column_text(st, 6)) : NULL;
+		x->path = sqlite3_column_text(st, 7) ?
+			xstrdup((const char *)sqlite3_column_text(st, 7)) :
+			xstrdup("fingerprint_attrs");
+	}
+	db_done(st);
+	free(o);
+	return 0;
+}
+
+static int fleet_fw(struct rctx *rc)
+{
+	return outliers(rc, "fw", NULL, 0, NULL);
+}
+
+static int fleet_driver(struct rctx *rc)
+{
+	return outliers(rc, "driver", NULL, 0, NULL);
+}
+
+static int fleet_config(struct rctx *rc)
+{
+	return outliers(rc, "config", NULL, 0, NULL);
+}
+
+static int fleet_hca_count(struct rctx *rc)
+{
+	int r = outliers(rc, "count", "hcas", 1, NULL);
+
+	return r < 0 ? r : outliers(rc, "count", "ports_active", 1, NULL);
+}
+
+/* the fleet part of HCA_MISSING (rules-pci.c): fewer HCA PCI functions
+ * than the class's majority or the baseline.  Its findings have the
+ * component "fleet", so the fleet pass can replace them. */
+static int fleet_hca_missing(struct rctx *fleet_rc)
+{
+	struct rctx rc = { fleet_rc->db, rule_find("HCA_MISSING") };
+
+	if (!rc.rule)
+		return 0;
+	return outliers(&rc, "count", "hca_functions", 1, "fleet");
+}
+
+/* --- duplicates of what must be unique --- */
+
+/* the names of up to five other nodes, "..." when there are more */
+static char *xstrfmt_others(sqlite3_stmt *st, int64_t n)
+{
+	struct buf b = BUF_INIT;
+	const char *names = (const char *)sqlite3_column_text(st, 5);
+
+	buf_addf(&b, "%s%s", names ? names : "", n > 5 ? ", ..." : "");
+	return buf_detach(&b, NULL);
+}
+
+struct dup {
+	char label[128], dev[128];
+	char *value, *path, *others;
+	int64_t n;
+};
+
+/* one finding per node: "node guid 9c63:c003:00e1:7a00 of mlx5_0 is also
+ * on 2 other nodes: gpu-a02, gpu-a03", further items after a ';' (the
+ * first three in the summary, all in the evidence) */
+static void dup_report(struct rctx *rc, int64_t bid, struct dup *d, size_t n)
+{
+	struct buf s = BUF_INIT;
+	size_t i;
+	int64_t fid;
+
+	if (!n)
+		return;
+	for (i = 0; i < n && i < 3; i++)
+		buf_addf(&s, "%s%s %s%s%s is also on %lld other node%s: %s",
+			 i ? "; " : "", d[i].label, d[i].value,
+			 d[i].dev[0] ? " of " : "", d[i].dev, (long long)d[i].n,
+			 d[i].n == 1 ? "" : "s", d[i].others);
+	if (n > 3)
+		buf_addf(&s, "; and %zu more", n - 3);
+	fid = finding_add(rc, bid, -1, n == 1 && d[0].dev[0] ? d[0].dev : "node",
+			  "%s", s.buf);
+	for (i = 0; i < n; i++)
+		finding_evidence(rc, fid, d[i].path, "%s (also on %s)",
+				 d[i].value, d[i].others);
+	buf_release(&s);
+}
+
+static void dup_release(struct dup *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(d[i].value);
+		free(d[i].path);
+		free(d[i].others);
+	}
+}
+
+static int duplicates(struct rctx *rc, const char *glob)
+{
+	sqlite3_stmt *st;
+	struct dup *d = NULL;
+	size_t n = 0;
+	int64_t cur = -1;
+
+	if (fleet_nodes(rc->db) < 0)
+		return -1;
+	st = db_query(rc->db, "WITH u AS (SELECT a.bundle_id, n.node, n.node_id, "
+		      "a.attr, a.value, a.path FROM fingerprint_attrs a JOIN "
+		      "fleet_nodes n ON n.bundle_id = a.bundle_id WHERE a.grp = "
+		      "'unique' AND a.attr GLOB ?1 AND a.value IS NOT NULL), d AS "
+		      "(SELECT value FROM u GROUP BY value HAVING count(DISTINCT "
+		      "node_id) > 1) SELECT u.bundle_id, u.attr, u.value, u.path, "
+		      "(SELECT count(DISTINCT o.node_id) FROM u o WHERE o.value = "
+		      "u.value AND o.node_id <> u.node_id), (SELECT "
+		      "group_concat(name, ', ') FROM (SELECT DISTINCT o.node AS "
+		      "name FROM u o WHERE o.value = u.value AND o.node_id <> "
+		      "u.node_id ORDER BY o.node LIMIT 5)) FROM u JOIN d ON "
+		      "d.value = u.value ORDER BY u.bundle_id, u.attr", "s", glob);
+	for (;;) {
+		int row = sqlite3_step(st) == SQLITE_ROW;
+		int64_t bid = row ? sqlite3_column_int64(st, 0) : -1;
+		const char *v;
+		struct dup *x;
+
+		if (!row || bid != cur) {
+			dup_report(rc, cur, d, n);
+			dup_release(d, n);
+			n = 0;
+			if (!row)
+				break;
+			cur = bid;
+		}
+		v = (const char *)sqlite3_column_text(st, 2);
+		d = xrealloc(d, (n + 1) * sizeof(*d));
+		x = &d[n++];
+		attr_split((const char *)sqlite3_column_text(st, 1), v, x->label,
+			   sizeof(x->label), x->dev, sizeof(x->dev));
+		x->value = xstrdup(v);
+		x->path = xstrdup((const char *)sqlite3_column_text(st, 3));
+		x->n = sqlite3_column_int64(st, 4);
+		x->others = xstrfmt_others(st, x->n);
+	}
+	db_done(st);
+	free(d);
+	return 0;
+}
+
+static int fleet_dup_guid(struct rctx *rc)
+{
+	return duplicates(rc, "guid.*");
+}
+
+static int fleet_dup_address(struct rctx *rc)
+{
+	int r = duplicates(rc, "mac.*");
+
+	return r < 0 ? r : duplicates(rc, "ip.*");
+}
+
+/* --- counters far above their peers' --- */
+
+/* error, discard and pause counters, per hour of uptime: the same counter
+ * of the same port (mlx5_3:1, ens1f0np0) on every node of a class are
+ * peers.  Not pooled over a node's ports: two ports of one node may carry
+ * different traffic (a storage and a compute rail) on every node alike. */
+#define COUNTER_SQL \
+	"SELECT n.bundle_id, n.node, n.class, c.ibdev || ':' || c.port, " \
+	"c.kind || ' ' || c.name, c.value * 3600.0 / b.uptime_s, c.value, " \
+	"c.path || '/' || c.name FROM counters c JOIN fleet_nodes n ON " \
+	"n.bundle_id = c.bundle_id JOIN bundles b ON b.id = c.bundle_id WHERE " \
+	"b.uptime_s > 0 AND c.value IS NOT NULL AND ((c.kind = 'pma' AND " \
+	"c.name IN ('symbol_error', 'link_error_recovery', 'link_downed', " \
+	"'port_rcv_errors', 'port_rcv_remote_physical_errors', " \
+	"'port_rcv_switch_relay_errors', 'port_xmit_discards', " \
+	"'port_xmit_constraint_errors', 'port_rcv_constraint_errors', " \
+	"'local_link_integrity_errors', 'excessive_buffer_overrun_errors', " \
+	"'VL15_dropped')) OR (c.kind = 'hw' AND c.name IN ('out_of_sequence', " \
+	"'duplicate_request', 'packet_seq_err', 'implied_nak_seq_err', " \
+	"'local_ack_timeout_err', 'rnr_nak_retry_err', 'req_cqe_error', " \
+	"'resp_cqe_error', 'out_of_buffer'))) " \
+	"UNION ALL SELECT n.bundle_id, n.node, n.class, s.netdev, 'ethtool ' " \
+	"|| s.name, s.value * 3600.0 / b.uptime_s, s.value, " \
+	"'rdma-collect/ethtool/' || s.netdev || '.json' FROM netdev_stats s " \
+	"JOIN fleet_nodes n ON n.bundle_id = s.bundle_id JOIN bundles b ON " \
+	"b.id = s.bundle_id WHERE b.uptime_s > 0 AND s.source = 'ethtool' AND " \
+	"s.value IS NOT NULL AND (s.name IN ('rx_pause_ctrl_phy', " \
+	"'tx_pause_ctrl_phy', 'rx_discards_phy', 'tx_discards_phy', " \
+	"'rx_symbol_err_phy', 'rx_crc_errors_phy', 'rx_pcs_symbol_err_phy', " \
+	"'tx_errors_phy') OR s.name GLOB 'rx_prio[0-7]_pause' OR s.name GLOB " \
+	"'tx_prio[0-7]_pause' OR s.name GLOB 'rx_prio[0-7]_discards') " \
+	"ORDER BY 3, 4, 5, 6"
+
+struct sample {
+	int64_t bid, raw;
+	double rate;
+	char *node, *comp, *path;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the median of v[0..n), sorted in place */
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int distinct_nodes(const struct sample *s, size_t n)
+{
+	size_t i, j;
+	int k = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && s[j].bid != s[i].bid; j++)
+			;
+		k += j == i;
+	}
+	return k;
+}
+
+/* a group of peers (one counter of one port, one class): flag the
+ * rates above median + k * 1.4826 * MAD that exceed the median by at least
+ * counter_min_per_hour */
+static void counter_group(struct rctx *rc, const char *cls, const char *name,
+			  struct sample *s, size_t n)
+{
+	double k = threshold(rc->db, "counter_mad_k");
+	double floor = threshold(rc->db, "counter_min_per_hour");
+	double *v, med, mad, limit;
+	size_t i;
+
+	if (n < 2 || distinct_nodes(s, n) <
+	    (int)threshold(rc->db, "fleet_min_nodes"))
+		return;
+	v = xrealloc(NULL, n * sizeof(*v));
+	for (i = 0; i < n; i++)
+		v[i] = s[i].rate;
+	med = median(v, n);
+	for (i = 0; i < n; i++)
+		v[i] = fabs(s[i].rate - med);
+	mad = median(v, n);
+	free(v);
+	limit = med + k * 1.4826 * mad;
+	if (limit < med + floor)
+		limit = med + floor;
+	for (i = 0; i < n; i++) {
+		int64_t fid;
+
+		if (s[i].rate <= limit)
+			continue;
+		fid = finding_add(rc, s[i].bid, -1, s[i].comp, "%s %s: %.3g per "
+				  "hour of uptime; class %s median %.3g, MAD %.3g "
+				  "over %zu nodes (limit %.3g)", s[i].comp, name,
+				  s[i].rate, cls, med, mad, n, limit);
+		finding_evidence(rc, fid, s[i].path, "%s %lld", name,
+				 (long long)s[i].raw);
+	}
+}
+
+static void samples_release(struct sample *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(s[i].node);
+		free(s[i].comp);
+		free(s[i].path);
+	}
+}
+
+static int fleet_counters(struct rctx *rc)
+{
+	struct sample *s = NULL;
+	char *cls = NULL, *name = NULL, *comp = NULL;
+	sqlite3_stmt *st;
+	size_t n = 0;
+
+	if (fleet_nodes(rc->db) < 0)
+		return -1;
+	st = db_query(rc->db, COUNTER_SQL, NULL);
+	for (;;) {
+		int row = sqlite3_step(st) == SQLITE_ROW;
+		const char *c = row ? (const char *)sqlite3_column_text(st, 2) : "";
+		const char *m = row ? (const char *)sqlite3_column_text(st, 4) : "";
+		const char *p = row ? (const char *)sqlite3_column_text(st, 3) : "";
+		struct sample *x;
+
+		if (!row || !cls || strcmp(c, cls) || strcmp(m, name) ||
+		    strcmp(p, comp)) {
+			if (cls)
+				counter_group(rc, cls, name, s, n);
+			samples_release(s, n);
+			n = 0;
+			free(cls);
+			free(name);
+			free(comp);
+			cls = name = comp = NULL;
+			if (!row)
+				break;
+			cls = xstrdup(c);
+			name = xstrdup(m);
+			comp = xstrdup(p);
+		}
+		s = xrealloc(s, (n + 1) * sizeof(*s));
+		x = &s[n++];
+		x->bid = sqlite3_column_int64(st, 0);
+		x->node = xstrdup((const char *)sqlite3_column_text(st, 1));
+		x->comp = xstrdup((const char *)sqlite3_column_text(st, 3));
+		x->rate = sqlite3_column_double(st, 5);
+		x->raw = sqlite3_column_int64(st, 6);
+		x->path = xstrdup((const char *)sqlite3_column_text(st, 7));
+	}
+	db_done(st);
+	free(s);
+	return 0;
+}
+
+const struct rule rules_fleet[] = {
+	{
+		.id = "FW_VERSION_OUTLIER",
+		.layer = "fleet",
+		.severity = SEV_WARNING,
+		.title = "a node's HCA firmware differs from the majority of its class for the same board (PSID), or from the baseline",
+		.evidence = "fingerprint attributes hca.<dev>.fw, grouped by class and hca.<dev>.board_id (sys/class/infiniband/<dev>/fw_ver, board_id)",
+		.remediation = "Bring the odd HCAs to the fleet's firmware for their PSID (mlxfwmanager --query, then mlxfwmanager -u or flint -d <dev> -i <image> burn, and a firmware reset: mlxfwreset or a cold reboot); mixed firmware in one job gives uneven performance and behaviour.",
+		.check = fleet_fw,
+	},
+	{
+		.id = "DRIVER_OUTLIER",
+		.layer = "fleet",
+		.severity = SEV_WARNING,
+		.title = "a node's driver stack (kernel, inbox or OFED, RDMA module versions, a stack module not loaded) differs from the majority of its class or the baseline",
+		.evidence = "fingerprint attributes kernel, driver.stack, module.<name> (manifest.json, proc/modules, sys/module/<name>/version)",
+		.remediation = "Install the fleet's kernel and driver stack on the odd node (the same MLNX_OFED/DOCA or inbox rdma-core and kernel), load the missing modules, reboot; one node with another stack is a frequent cause of a job that is slower or fails on that node only.",
+		.check = fleet_driver,
+	},
+	{
+		.id = "CONFIG_OUTLIER",
+		.layer = "fleet",
+		.severity = SEV_WARNING,
+		.title = "any other compared setting differs from the majority of the class or the baseline: MTU, rate, width, PFC, trust, GID table, PCIe link, ACS, IOMMU, peermem, memlock, huge pages, NCCL environment, module parameters",
+		.evidence = "fingerprint attributes of group config (schema/DATABASE.md, Fingerprint attributes), each with the bundle path it came from",
+		.remediation = "Make the odd node's setting equal to its peers' (or the baseline's), through the configuration management that set the others; the per-node checks of the same report say which value is the wrong one when it is wrong by itself.",
+		.check = fleet_config,
+	},
+	{
+		.id = "HCA_COUNT_OUTLIER",
+		.layer = "fleet",
+		.severity = SEV_CRITICAL,
+		.title = "a node has fewer RDMA devices or active ports than the majority of its class or the baseline",
+		.evidence = "fingerprint attributes hcas (sys/class/infiniband/*) and ports_active (ports in state ACTIVE)",
+		.remediation = "Find the missing device or the port that is not active (rdma link, ibstat); a node with fewer rails slows every collective it is part of.",
+		.check = fleet_hca_count,
+	},
+	{
+		.id = "DUPLICATE_GUID",
+		.layer = "fleet",
+		.severity = SEV_CRITICAL,
+		.title = "an RDMA device's node GUID is also that of another node",
+		.evidence = "fingerprint attributes guid.<dev> (sys/class/infiniband/<dev>/node_guid) of every compared node",
+		.remediation = "Two nodes with one GUID confuse the subnet manager and every path query: a cloned VM's virtual function or a firmware burnt with another card's GUIDs (flint -d <dev> query; set the GUIDs back with the card's own values, or give the VFs unique ones).",
+		.check = fleet_dup_guid,
+	},
+	{
+		.id = "DUPLICATE_ADDRESS",
+		.layer = "fleet",
+		.severity = SEV_CRITICAL,
+		.title = "a MAC address of an RDMA netdev, or a global IP address, is also on another node",
+		.evidence = "fingerprint attributes mac.<netdev> (sys/class/net/<netdev>/address, Ethernet only) and ip.<netdev>.<address> (rdma-collect/net/addresses.json; loopback and link-local left out)",
+		.remediation = "Give each node its own address (DHCP reservation, netplan/ifcfg of the cloned image); with RoCE a duplicate IP is a duplicate GID, and connections reach the wrong node.",
+		.check = fleet_dup_address,
+	},
+	{
+		.id = "COUNTER_OUTLIER",
+		.layer = "fleet",
+		.severity = SEV_WARNING,
+		.title = "a port's error, discard or pause counter per hour of uptime is far above the same port's on the other nodes of its class (median absolute deviation)",
+		.evidence = "counters (pma error counters, hw_counters retransmission and CQE errors) and ethtool pause, discard and PHY error counters, divided by manifest.json uptime_s; peers are the same counter of the same port (device:port or netdev) on every node of the class",
+		.remediation = "Look at that port first: its cable or transceiver (mlxlink -m -e -c, swap the cable), its switch port, or for pause the receiver that cannot drain; the same counter on its peers shows what normal is.",
+		.check = fleet_counters,
+	},
+	{ 0 },
+};
+
+int rules_run_fleet(sqlite3 *db, const int64_t *ids, size_t n)
+{
+	const struct rule *r;
+	size_t i;
+	int rc = 0;
+
+	if (db_run(db, "CREATE TEMP TABLE IF NOT EXISTS todo_rule (bundle_id "
+		   "INTEGER PRIMARY KEY); DELETE FROM todo_rule") < 0 ||
+	    db_run(db, "BEGIN") < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		db_exec(db, "INSERT OR IGNORE INTO todo_rule VALUES (?)", "i",
+			ids[i]);
+		db_exec(db, "DELETE FROM finding_evidence WHERE finding_id IN "
+			"(SELECT id FROM findings WHERE bundle_id = ? AND (layer = "
+			"'fleet' OR (rule = 'HCA_MISSING' AND component = "
+			"'fleet')))", "i", ids[i]);
+		db_exec(db, "DELETE FROM findings WHERE bundle_id = ? AND (layer "
+			"= 'fleet' OR (rule = 'HCA_MISSING' AND component = "
+			"'fleet'))", "i", ids[i]);
+	}
+	for (r = rules_fleet; r->id && !rc; r++) {
+		struct rctx c = { db, r };
+
+		rc = r->check(&c);
+	}
+	if (!rc)
+		rc = fleet_hca_missing(&(struct rctx){ db, rules_fleet });
+	db_run(db, rc ? "ROLLBACK" : "COMMIT");
+	return rc;
+}
