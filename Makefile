@@ -6,7 +6,7 @@
 #   make check-vm     only the Soft-RoCE guests under qemu (tests/vm/)
 #   make bench        speed, memory and size figures (tests/bench.sh,
 #                     tests/bench-fabric.sh, tests/bench-pairs.sh,
-#                     tests/bench-analyze.sh)
+#                     tests/bench-analyze.sh, tests/bench-html.sh)
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make V=1          show the commands
 
@@ -130,6 +130,7 @@ bench: all $(TOOL_BIN)
 	$(Q)tests/bench-pairs.sh $(BUILD)
 	$(Q)$(if $(N),N=$(N) )tests/bench-analyze.sh $(BUILD)
 	$(Q)tests/bench-fleet.sh $(BUILD)
+	$(Q)$(if $(N),N=$(N) )tests/bench-html.sh $(BUILD)
 
 # the README's first command: collect this machine (when it can), then
 # analyze it with the shipped samples (three nodes and the sample fleet):

@@ -22,7 +22,7 @@
  *
  * Scale: the data are deduplicated (remediations and skip reasons are
  * tables, findings point into them) and the views of a node are embedded
- * while they fit VIEWS_BUDGET, worst nodes first, so a 2,000-node report
+ * while they fit VIEWS_BUDGET and VIEWS_NODES, worst first: a 2,000-node report
  * stays well under 20 MiB; the script draws at most a page of findings at
  * a time.
  */
@@ -42,9 +42,11 @@
 #include "util.h"
 #include "view.h"
 
-/* bytes of command-equivalent views embedded in one page; past it a node
- * panel says which `rdma-analyze show` command prints them */
+/* command-equivalent views embedded in one page: bytes and nodes (each
+ * node costs reading its bundle again, ~10 ms); past either a node panel
+ * says which `rdma-analyze show` command prints them */
 #define VIEWS_BUDGET (6u << 20)
+#define VIEWS_NODES 200
 /* one view of one node; a runaway view is cut there (and says so) */
 #define VIEW_MAX (64u << 10)
 /* PCIe picture: every HCA up to this many, else the degraded ones */
@@ -115,15 +117,20 @@ static void esc_frag(FILE *out, const char *s)
  * only occur inside strings, where \uXXXX means the same character */
 static void json_out(FILE *out, const struct buf *b)
 {
-	size_t i;
+	const char *p = b->buf, *end = b->buf + b->len;
 
-	for (i = 0; i < b->len; i++) {
-		switch (b->buf[i]) {
-		case '<': fputs("\\u003c", out); break;
-		case '>': fputs("\\u003e", out); break;
-		case '&': fputs("\\u0026", out); break;
-		default: fputc(b->buf[i], out);
-		}
+	while (p < end) {
+		size_t n = strcspn(p, "<>&");
+
+		if (p + n > end)
+			n = (size_t)(end - p);
+		fwrite(p, 1, n, out);
+		p += n;
+		if (p >= end)
+			break;
+		fputs(*p == '<' ? "\\u003c" : *p == '>' ? "\\u003e" : "\\u0026",
+		      out);
+		p++;
 	}
 }
 
@@ -669,6 +676,7 @@ static void views_json(struct html *h, struct buf *out)
 {
 	sqlite3_stmt *s;
 	size_t used = 0;
+	int opened = 0;
 	int64_t i, n = h->nodes;
 	struct buf *each = xcalloc(n ? (size_t)n : 1, sizeof(*each));
 
@@ -687,7 +695,7 @@ static void views_json(struct html *h, struct buf *out)
 			continue;
 		buf_init(&each[k], 0);
 		json_init(&one, &each[k], 0);
-		if (used >= VIEWS_BUDGET) {
+		if (used >= VIEWS_BUDGET || opened >= VIEWS_NODES) {
 			json_str(&one, NULL, "views not embedded (the page keeps "
 				 "under its size budget): rdma-analyze show BUNDLE "
 				 "ibstat | ibv_devinfo | lspci | ethtool -S IFACE");
@@ -698,6 +706,7 @@ static void views_json(struct html *h, struct buf *out)
 		} else {
 			node_views(h, &one, sqlite3_column_int64(s, 1), b);
 			br_free(b);
+			opened++;
 		}
 		used += each[k].len;
 	}
@@ -730,6 +739,32 @@ static int64_t nodes_worst(sqlite3 *db, int sev)
 	return db_int(db, "SELECT count(*) FROM report_bundles r WHERE "
 		      "coalesce((SELECT max(severity) FROM findings WHERE "
 		      "bundle_id = r.bundle_id), -1) = ?", "i", (int64_t)sev);
+}
+
+/* the title bar: how many nodes, and their names when they fit a line */
+static void header(struct html *h)
+{
+	int64_t nodes = db_int(h->db, "SELECT count(DISTINCT b.node_id) FROM "
+			       "bundles b JOIN report_bundles r ON r.bundle_id = "
+			       "b.id", NULL);
+	sqlite3_stmt *s;
+	int i = 0;
+
+	fprintf(h->out, "<header><h1>rdma-analyze report</h1><p>%lld node(s), "
+		"%lld bundle(s)", (long long)nodes,
+		(long long)db_int(h->db, "SELECT count(*) FROM report_bundles",
+				  NULL));
+	if (nodes <= 12) {
+		s = db_query(h->db, "SELECT b.hostname FROM bundles b JOIN "
+			     "report_bundles r ON r.bundle_id = b.id ORDER BY "
+			     "b.hostname", NULL);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			fputs(i++ ? ", " : ": ", h->out);
+			esc(h->out, col(s, 0));
+		}
+		db_done(s);
+	}
+	fputs("</p></header>\n<main>\n", h->out);
 }
 
 /* the first screen: how bad, how many, and what is wrong where */
@@ -1075,11 +1110,7 @@ int report_html(sqlite3 *db, const struct report_opts *o)
 		"<meta name=\"viewport\" content=\"width=device-width\">\n"
 		"<title>rdma-analyze report</title>\n<style>%s</style></head><body>\n",
 		script_hash, style_hash, style);
-	fprintf(out, "<header><h1>rdma-analyze report</h1><p>%lld node(s); "
-		"%lld bundle(s)</p></header>\n<main>\n",
-		(long long)db_int(db, "SELECT count(DISTINCT b.node_id) FROM bundles b "
-				  "JOIN report_bundles r ON r.bundle_id = b.id", NULL),
-		(long long)db_int(db, "SELECT count(*) FROM report_bundles", NULL));
+	header(&h);
 	verdict(&h);
 	/* the grid and the list of problems side by side: together they are
 	 * the first screen, "what is wrong and where" */

@@ -1,6 +1,14 @@
-/* report-text: per node, bottom-up by layer like the guides, worst first */
+/* report-text: per node, bottom-up by layer like the guides, worst first.
+ *
+ * For a terminal: the first line is the verdict, every line fits
+ * TEXT_WIDTH columns (long summaries, evidence and remediation wrap under
+ * their column; a bundle path longer than the line is cut where it must
+ * be), and severities are coloured only when the output is a terminal and
+ * NO_COLOR is unset or empty (no-color.org). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "report.h"
@@ -13,10 +21,105 @@ static const char *col(sqlite3_stmt *st, int i)
 	return s ? s : "";
 }
 
+#define TEXT_WIDTH 100
+#define FIX_INDENT 41		/* under the summary column */
+
+static int use_color(FILE *out)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return isatty(fileno(out)) && !(nc && *nc);
+}
+
+static const char *sev_color(int color, int sev)
+{
+	static const char *const c[] = { "\033[36m", "\033[33m", "\033[1;31m" };
+
+	return color && sev >= 0 && sev <= 2 ? c[sev] : "";
+}
+
+static const char *reset(int color)
+{
+	return color ? "\033[0m" : "";
+}
+
+/* columns of a UTF-8 string (continuation bytes take none) */
+static size_t width(const char *s, size_t n)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+/* bytes of s that fit in cols columns, not splitting a character */
+static size_t fit(const char *s, size_t n, size_t cols)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < n; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && w++ == cols)
+			break;
+	}
+	return i;
+}
+
+/* print text from column `at` to TEXT_WIDTH, wrapping at spaces onto new
+ * lines indented by `indent`; a word longer than a line is broken */
+static void wrap(FILE *out, size_t at, size_t indent, const char *text)
+{
+	const char *p = text;
+	size_t room = TEXT_WIDTH > at ? TEXT_WIDTH - at : 1;
+
+	while (*p) {
+		size_t n = strlen(p), cut;
+
+		if (width(p, n) <= room) {
+			fputs(p, out);
+			break;
+		}
+		cut = fit(p, n, room);
+		/* back to the last space, if there is one on this line */
+		while (cut > 0 && p[cut] != ' ')
+			cut--;
+		if (!cut)
+			cut = fit(p, n, room);
+		fwrite(p, 1, cut, out);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		fprintf(out, "\n%*s", (int)indent, "");
+		room = TEXT_WIDTH - indent;
+	}
+	fputc('\n', out);
+}
+
+/* the first line: how bad, on how many nodes */
+static void verdict(sqlite3 *db, FILE *out, int color)
+{
+	static const char q[] = "SELECT count(*) FROM report_bundles r WHERE "
+		"coalesce((SELECT max(severity) FROM findings WHERE bundle_id = "
+		"r.bundle_id), -1) = ?";
+	int64_t nodes = db_int(db, "SELECT count(*) FROM report_bundles", NULL);
+	int64_t crit = db_int(db, q, "i", (int64_t)SEV_CRITICAL);
+	int64_t warn = db_int(db, q, "i", (int64_t)SEV_WARNING);
+
+	if (crit || warn)
+		fprintf(out, "%s%s%s: %lld of %lld node(s) critical, %lld warning, "
+			"%lld without either\n", sev_color(color, crit ? 2 : 1),
+			crit ? "CRITICAL" : "WARNING", reset(color),
+			(long long)crit, (long long)nodes, (long long)warn,
+			(long long)(nodes - crit - warn));
+	else
+		fprintf(out, "OK: no warning or critical finding on %lld node(s)\n",
+			(long long)nodes);
+}
+
 static void summary(sqlite3 *db, FILE *out)
 {
-	fprintf(out, "rdma-analyze: %lld node(s), %lld bundle(s); findings: "
-		"%lld critical, %lld warning, %lld info; %lld check(s) skipped\n",
+	fprintf(out, "rdma-analyze: %lld node(s), %lld bundle(s); %lld critical, "
+		"%lld warning, %lld info; %lld check(s) skipped\n",
 		(long long)db_int(db, "SELECT count(DISTINCT b.node_id) FROM bundles b "
 				  "JOIN report_bundles r ON r.bundle_id = b.id", NULL),
 		(long long)db_int(db, "SELECT count(*) FROM report_bundles", NULL),
@@ -37,7 +140,10 @@ int report_text(sqlite3 *db, const struct report_opts *o)
 {
 	sqlite3_stmt *b, *f, *e, *s;
 	FILE *out = o->out;
+	int color = use_color(out);
+	char line[TEXT_WIDTH * 4];
 
+	verdict(db, out, color);
 	summary(db, out);
 	b = db_query(db, "SELECT b.id, b.hostname, b.file, b.collected_at, "
 		     "coalesce((SELECT max(severity) FROM findings WHERE bundle_id "
@@ -47,9 +153,15 @@ int report_text(sqlite3 *db, const struct report_opts *o)
 		int64_t bid = sqlite3_column_int64(b, 0);
 		int worst = sqlite3_column_int(b, 4);
 
-		fprintf(out, "\n== %s: %s  (%s, collected %s)\n", col(b, 1),
-			worst < 0 ? "no findings" : severity_name(worst), col(b, 2),
-			col(b, 3));
+		fprintf(out, "\n%s== %s%s: %s%s%s  ", color ? "\033[1m" : "",
+			col(b, 1), reset(color), sev_color(color, worst),
+			worst < 0 ? "no findings" : severity_name(worst),
+			reset(color));
+		snprintf(line, sizeof(line), "(%s, collected %s)", col(b, 2),
+			 col(b, 3));
+		wrap(out, width(col(b, 1), strlen(col(b, 1))) + 5 +
+		     strlen(worst < 0 ? "no findings" : severity_name(worst)) + 2,
+		     6, line);
 		f = db_query(db, "SELECT id, rule, layer, severity, component, "
 			     "summary, remediation FROM findings WHERE bundle_id = ? "
 			     "ORDER BY " LAYER_ORDER ", severity DESC, rule, "
@@ -57,25 +169,41 @@ int report_text(sqlite3 *db, const struct report_opts *o)
 		while (sqlite3_step(f) == SQLITE_ROW) {
 			int sev = sqlite3_column_int(f, 3);
 
-			fprintf(out, "  %-8s %-6s %-22s %s\n", severity_name(sev),
-				col(f, 2), col(f, 1), col(f, 5));
+			fprintf(out, "  %s%-8s%s %-6s %-22s ", sev_color(color, sev),
+				severity_name(sev), reset(color), col(f, 2),
+				col(f, 1));
+			/* a layer or rule id wider than its column pushes the
+			 * summary right */
+			wrap(out, 2 + 9 + (strlen(col(f, 2)) > 6 ?
+					   strlen(col(f, 2)) : 6) + 1 +
+			     (strlen(col(f, 1)) > 22 ? strlen(col(f, 1)) : 22) + 1,
+			     FIX_INDENT, col(f, 5));
 			if (sev == SEV_INFO && !o->verbose)
 				continue;
 			e = db_query(db, "SELECT path, value FROM finding_evidence "
 				     "WHERE finding_id = ? ORDER BY rowid", "i",
 				     (int64_t)sqlite3_column_int64(f, 0));
-			while (sqlite3_step(e) == SQLITE_ROW)
-				fprintf(out, "%39s %s: %s\n", "", col(e, 0), col(e, 1));
+			while (sqlite3_step(e) == SQLITE_ROW) {
+				snprintf(line, sizeof(line), "%s: %s", col(e, 0),
+					 col(e, 1));
+				fprintf(out, "%*s", FIX_INDENT - 1, "");
+				wrap(out, FIX_INDENT - 1, FIX_INDENT + 1, line);
+			}
 			db_done(e);
-			if (*col(f, 6))
-				fprintf(out, "%39s fix: %s\n", "", col(f, 6));
+			if (*col(f, 6)) {
+				fprintf(out, "%*sfix: ", FIX_INDENT - 1, "");
+				wrap(out, FIX_INDENT + 4, FIX_INDENT + 4, col(f, 6));
+			}
 		}
 		db_done(f);
 		s = db_query(db, "SELECT group_concat(rule, ', '), reason FROM "
 			     "(SELECT rule, reason FROM skipped WHERE bundle_id = ? "
 			     "ORDER BY rule) GROUP BY reason ORDER BY reason", "i", bid);
-		while (sqlite3_step(s) == SQLITE_ROW)
-			fprintf(out, "  skipped  %s: %s\n", col(s, 0), col(s, 1));
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			fputs("  skipped  ", out);
+			snprintf(line, sizeof(line), "%s: %s", col(s, 0), col(s, 1));
+			wrap(out, 11, 11, line);
+		}
 		db_done(s);
 	}
 	db_done(b);
