@@ -226,7 +226,8 @@ static void scan_dir(struct files *f, const char *dir, int depth)
 			add_file(f, p);
 	}
 	closedir(d);
-	qsort(f->v + start, f->n - start, sizeof(*f->v), cmp_str);
+	if (f->n > start)
+		qsort(f->v + start, f->n - start, sizeof(*f->v), cmp_str);
 }
 
 /* --- readers --- */
