@@ -170,6 +170,9 @@ static void node_fill(struct ib_node *n, const struct jv *o)
 	ib_desc(jstr(o, "desc"), n->desc);
 	n->dr_path = jstr(o, "dr_path");
 	n->lft = lft && lft->t == J_ARR ? lft : NULL;
+	n->pma = jget(o, "pma");
+	if (n->pma && n->pma->t != J_OBJ)
+		n->pma = NULL;
 	n->port = xcalloc(n->num_ports + 1, sizeof(*n->port));
 	for (i = 0; i < jlen(ports); i++) {
 		const struct jv *po = jat(ports, i);

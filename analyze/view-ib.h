@@ -74,6 +74,7 @@ struct ib_node {
 	const char *dr_path;	/* NULL when not stored */
 	struct ib_port **port;	/* [0..num_ports]; NULL where none */
 	const struct jv *lft;	/* switches: index LID, value exit port */
+	const struct jv *pma;	/* { "ClassPortInfo": ... } (scan) or NULL */
 	int dup;		/* its GUID came earlier: skipped */
 };
 

@@ -7,9 +7,10 @@
  * LID, the local port's (mad source, local.pma); with LID and PORT, the
  * local port or the peer switch port when they match (mad source), else
  * any port of the fabric scan (--fabric).  The PMA's ClassPortInfo
- * CapabilityMask is printed only when stored (pma.ClassPortInfo): without
- * it the header ends after the port number, PortXmitWait is printed as
- * stored and -x prints every stored extended counter. */
+ * CapabilityMask is printed only when stored (pma.ClassPortInfo of the
+ * port's end in the mad document, of the node in the scan): without it the
+ * header ends after the port number, PortXmitWait is printed as stored and
+ * -x prints every stored extended counter. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,12 +126,13 @@ static void dump_fields(const struct pc_field *f, const struct jv *grp,
 
 struct pq_src {
 	const struct jv *pma;
+	const struct jv *cpi;	/* ClassPortInfo if not in pma, or NULL */
 	unsigned lid, port;
 };
 
 static int print_counters(const struct pq_src *s, int ext, FILE *out)
 {
-	const struct jv *cpi = jget(s->pma, "ClassPortInfo");
+	const struct jv *cpi = s->cpi ? s->cpi : jget(s->pma, "ClassPortInfo");
 	const struct jv *grp = jget(s->pma, ext ? "PortCountersExtended" :
 					    "PortCounters");
 	long cap = -1, cap2 = -1;
@@ -232,7 +234,7 @@ int view_perfquery(const struct bundle_r *b, int argc, char **argv, FILE *out)
 	struct ib_node *node;
 	struct ib_port *fp;
 	struct jv *doc = NULL;
-	struct pq_src s = { NULL, 0, 0 };
+	struct pq_src s = { NULL, NULL, 0, 0 };
 
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-x") || !strcmp(argv[i], "--extended"))
@@ -304,6 +306,8 @@ int view_perfquery(const struct bundle_r *b, int argc, char **argv, FILE *out)
 			   "fabric scan of %s", lid, pnum, b->file);
 	} else {
 		s.pma = fp->pma;
+		/* the scan asks each node's PMA once */
+		s.cpi = jget(node->pma, "ClassPortInfo");
 		rc = print_counters(&s, ext, out);
 	}
 	ib_fabric_release(&fab);

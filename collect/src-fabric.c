@@ -5,9 +5,10 @@
  * libibnetdisc walks the subnet with directed-route SMPs from one local
  * port.  Then, while the time budget lasts, every switch's linear
  * forwarding table is read block by block (SMP Get over the route the
- * walk found), and PortCounters and PortCountersExtended of every port
- * with a link (PMA Get by LID: never a Set, so counters are never
- * cleared).  The libraries are opened with dlopen like libibverbs in
+ * walk found), the PMA's ClassPortInfo of every node with a link (which
+ * counters it implements), and PortCounters and PortCountersExtended of
+ * every port with a link (PMA Get by LID: never a Set, so counters are
+ * never cleared).  The libraries are opened with dlopen like libibverbs in
  * src-verbs.c; their headers give only the types.
  *
  * Bounded: the walk runs in a thread that is no longer waited for when
@@ -77,6 +78,8 @@ struct fport {
 
 struct fnode {
 	ibnd_node_t *n;
+	unsigned char cpi[FABRIC_MAD_BUF];	/* the PMA's ClassPortInfo */
+	int have_cpi;
 	struct fport *ports;	/* index = port number, .p NULL: none */
 	int *lft;		/* -1: its block could not be read */
 	unsigned nlft;
@@ -460,6 +463,28 @@ static unsigned pma_lid(ibnd_node_t *n, ibnd_port_t *p)
 	return n->type == IB_NODE_SWITCH ? n->smalid : p->base_lid;
 }
 
+/* the PMA's ClassPortInfo, once per node, at the LID and port its
+ * counters are read at first: a switch has one PMA, and a CA's ports
+ * share their node's implementation */
+static void read_cpi(struct fabric_scan *f, struct fnode *fn, int pn)
+{
+	const struct fablib *l = &f->l;
+	ibnd_node_t *n = fn->n;
+	unsigned lid = pma_lid(n, fn->ports[pn].p);
+	ib_portid_t id;
+
+	if (!lid || lid > FABRIC_MAX_UCAST_LID || !budget_left(f))
+		return;		/* read_pma() says why */
+	memset(&id, 0, sizeof(id));
+	ib_portid_set(&id, (int)lid, 0, 0);
+	errno = 0;
+	if (l->pma_query(fn->cpi, &id, pn, 0, CLASS_PORT_INFO, f->port))
+		fn->have_cpi = 1;
+	else
+		fab_error(f, "node 0x%016" PRIx64 ": ClassPortInfo (PMA) port "
+			  "%d: %s", n->guid, pn, mad_errstr(errno));
+}
+
 static void read_pma(struct fabric_scan *f, struct fnode *fn, int pn)
 {
 	const struct fablib *l = &f->l;
@@ -502,19 +527,24 @@ static void query_all(struct fabric_scan *f)
 	int p;
 
 	/* forwarding tables first: a few MADs per switch, while counters
-	 * take two per port */
+	 * take two per port and one per node */
 	for (i = 0; i < f->nnodes && budget_left(f); i++)
 		if (f->nodes[i].n->type == IB_NODE_SWITCH)
 			read_lft(f, &f->nodes[i]);
 	for (i = 0; i < f->nnodes && budget_left(f); i++) {
 		struct fnode *fn = &f->nodes[i];
+		int asked = 0;
 
 		if (!fn->ports)
 			continue;
-		for (p = 1; p <= fn->n->numports && budget_left(f); p++)
-			if (fn->ports[p].p &&
-			    port_state(&f->l, fn->ports[p].p) >= PORT_STATE_INIT)
-				read_pma(f, fn, p);
+		for (p = 1; p <= fn->n->numports && budget_left(f); p++) {
+			if (!fn->ports[p].p ||
+			    port_state(&f->l, fn->ports[p].p) < PORT_STATE_INIT)
+				continue;
+			if (!asked++)
+				read_cpi(f, fn, p);
+			read_pma(f, fn, p);
+		}
 	}
 }
 
@@ -528,7 +558,7 @@ static void json_guid(struct json *j, const char *key, uint64_t g)
 	json_str(j, key, s);
 }
 
-/* the counters of one PMA attribute, by libibmad's field names */
+/* the fields of one PMA attribute, by libibmad's field names */
 static void json_counters(struct fabric_scan *f, struct json *j,
 			  const char *key, unsigned char *buf,
 			  enum MAD_FIELDS first, enum MAD_FIELDS last,
@@ -679,6 +709,13 @@ static void json_node(struct fabric_scan *f, struct buf *out,
 						IB_NODE_VENDORID_F));
 	json_uint(&j, "device_id", l->get_field(n->info, 0, IB_NODE_DEVID_F));
 	json_drpath(&j, &n->path_portid);
+	if (fn->have_cpi) {
+		/* the numbers only: the redirect and trap GIDs are arrays */
+		json_obj_open(&j, "pma");
+		json_counters(f, &j, "ClassPortInfo", fn->cpi, IB_CPI_BASEVER_F,
+			      IB_CPI_REDIRECT_GID_F, IB_CPI_REDIRECT_GID_F);
+		json_obj_close(&j);
+	}
 	json_arr_open(&j, "ports");
 	for (p = 0; fn->ports && p <= n->numports; p++) {
 		struct fport *fp = &fn->ports[p];

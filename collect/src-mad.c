@@ -2,8 +2,9 @@
  * with MADs: the port's own PortInfo, NodeInfo and NodeDescription, SMInfo
  * of the subnet manager, the neighbour at the far end of the cable
  * (directed route "0,<port>") and the PMA counters of both ends of that
- * cable.  The sysfs and verbs sources see only this side of the link; the
- * far switch port's errors and the SM are only reachable this way.
+ * cable, with each PMA's ClassPortInfo (which counters it implements).
+ * The sysfs and verbs sources see only this side of the link; the far
+ * switch port's errors and the SM are only reachable this way.
  *
  * libibumad and libibmad are opened with dlopen (never linked: rdma-core
  * may be missing or broken on the node we are asked about); their headers
@@ -86,8 +87,9 @@ struct port_ev {
 	int port;
 	int unreadable;		/* the port could not be opened or asked */
 	int dead[D_MAX];
-	struct reply pi, ni, nd, sminfo, pc, pcx;
-	struct reply peer_ni, peer_nd, peer_pi, peer_pi0, peer_pc, peer_pcx;
+	struct reply pi, ni, nd, sminfo, pc, pcx, cpi;
+	struct reply peer_ni, peer_nd, peer_pi, peer_pi0, peer_pc, peer_pcx,
+		     peer_cpi;
 	unsigned lid, sm_lid, state, peer_lid, peer_port;
 	int nerr;
 	struct {
@@ -384,8 +386,11 @@ static void ask_peer(struct madlib *m, struct ibmad_port *p,
 		e->peer_lid = m->get_field(e->peer_pi0.data, 0, IB_PORT_LID_F);
 }
 
-/* PortCounters and PortCountersExtended, LID-routed: GMPs need an Active
- * link and a LID */
+/* PortCounters, PortCountersExtended and the PMA's ClassPortInfo,
+ * LID-routed: GMPs need an Active link and a LID.  The counters go first:
+ * they are the evidence, and a PMA that does not answer is then named by
+ * them; ClassPortInfo says which of them the PMA implements (perfquery's
+ * "CapMask") */
 static void ask_pma(struct madlib *m, struct ibmad_port *p,
 		    struct port_ev *e, int peer)
 {
@@ -411,6 +416,9 @@ static void ask_pma(struct madlib *m, struct ibmad_port *p,
 	xsnprintf(what, sizeof(what), "%s.pma.PortCountersExtended", side);
 	pma_get(m, p, e, d, what, peer ? &e->peer_pcx : &e->pcx, lid, port,
 		IB_GSI_PORT_COUNTERS_EXT);
+	xsnprintf(what, sizeof(what), "%s.pma.ClassPortInfo", side);
+	pma_get(m, p, e, d, what, peer ? &e->peer_cpi : &e->cpi, lid, port,
+		CLASS_PORT_INFO);
 }
 
 static void ask_port(struct madlib *m, struct port_ev *e, int timeout_ms)
@@ -525,9 +533,9 @@ static void node_desc_json(struct json *j, const struct reply *r)
 }
 
 static void pma_json(struct madlib *m, struct json *j, const struct reply *pc,
-		     const struct reply *pcx)
+		     const struct reply *pcx, const struct reply *cpi)
 {
-	if (!pc->ok && !pcx->ok)
+	if (!pc->ok && !pcx->ok && !cpi->ok)
 		return;
 	json_obj_open(j, "pma");
 	if (pc->ok) {
@@ -539,6 +547,12 @@ static void pma_json(struct madlib *m, struct json *j, const struct reply *pc,
 	if (pcx->ok) {
 		json_obj_open(j, "PortCountersExtended");
 		range_json(m, j, pcx, IB_PC_EXT_FIRST_F, IB_PC_EXT_LAST_F);
+		json_obj_close(j);
+	}
+	if (cpi->ok) {
+		/* the numbers only: the redirect and trap GIDs are arrays */
+		json_obj_open(j, "ClassPortInfo");
+		range_json(m, j, cpi, IB_CPI_BASEVER_F, IB_CPI_REDIRECT_GID_F);
 		json_obj_close(j);
 	}
 	json_obj_close(j);
@@ -561,7 +575,7 @@ static void peer_json(struct madlib *m, struct json *j,
 		json_uint(j, "lid", e->peer_lid);
 	if (e->peer_pi.ok)
 		portinfo_json(m, j, "portinfo", &e->peer_pi);
-	pma_json(m, j, &e->peer_pc, &e->peer_pcx);
+	pma_json(m, j, &e->peer_pc, &e->peer_pcx, &e->peer_cpi);
 	json_obj_close(j);
 }
 
@@ -594,7 +608,7 @@ static void port_json(struct madlib *m, const struct port_ev *e,
 			nodeinfo_json(m, &j, &e->ni);
 		if (e->nd.ok)
 			node_desc_json(&j, &e->nd);
-		pma_json(m, &j, &e->pc, &e->pcx);
+		pma_json(m, &j, &e->pc, &e->pcx, &e->cpi);
 		json_obj_close(&j);
 	}
 	if (e->sminfo.ok) {

@@ -87,6 +87,9 @@ check_eq "from the port the shim offers" \
 check_eq "17 nodes, 5 switches, 18 links" "$($CMP count "$T/clean.json")" \
 	"17 5 18"
 check "the collector printed nothing" test ! -s "$T/clean.err"
+check_eq "clean fabric: each node's PMA ClassPortInfo, once a node" \
+	"$(jget clean 'sum(1 for n in d["nodes"] if "CapabilityMask" in n.get("pma", {}).get("ClassPortInfo", {})), sum(1 for n in d["nodes"] for p in n["ports"] if "ClassPortInfo" in p.get("pma", {}))')" \
+	"(17, 0)"
 
 fab_run node001 ibnetdiscover >"$T/ibnd.out" 2>/dev/null
 fab_run node001 ibnetdiscover -p >"$T/ibnd-p.out" 2>/dev/null
@@ -137,6 +140,8 @@ fab_run node001 perfquery -x "$l2lid" 5 >"$T/pqx.l2" 2>/dev/null
 fab_run node001 perfquery "$n5lid" 1 >"$T/pq.n5" 2>/dev/null
 fab_run node001 perfquery "$s1lid" 2 >"$T/pq.s1" 2>/dev/null
 fab_run node001 perfquery -x "$s1lid" 2 >"$T/pqx.s1" 2>/dev/null
+# the counters, and CapMask (CapMask2) of perfquery's header as the node's
+# ClassPortInfo
 check "leaf2 port 5: every counter as perfquery and perfquery -x" \
 	$CMP pma "$T/faults.json" $leaf2 5 "$T/pq.l2" "$T/pqx.l2"
 check "node005 port 1: every counter as perfquery" \
@@ -191,8 +196,8 @@ check_eq "... the manifest says the same" \
 	"$(src_status "$T/tiny.rdma.tar.zst" fabric)" partial
 check "a 0.3 s budget exits 0" scan short --fabric-timeout 0.3
 check_eq "0.3 s budget: no MAD whose 500 ms timeout does not fit" \
-	"$(jget short 'd["status"], d["reason"].startswith("time budget of 0.3 s ran out"), sum(1 for n in d["nodes"] for p in n["ports"] if "pma" in p)')" \
-	"('partial', True, 0)"
+	"$(jget short 'd["status"], d["reason"].startswith("time budget of 0.3 s ran out"), sum(1 for n in d["nodes"] for p in n["ports"] if "pma" in p), sum(1 for n in d["nodes"] if "pma" in n)')" \
+	"('partial', True, 0, 0)"
 check "a size-capped scan exits 0" scan capped --fabric --max-bundle 20k
 check_eq "size cap: partial, some nodes written" \
 	"$(jget capped 'd["status"], d["reason"].startswith("size cap of 20480 bytes: "), 0 < len(d["nodes"]) < 17')" \

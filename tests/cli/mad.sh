@@ -241,6 +241,19 @@ same_as "local PortCounters = perfquery" 'd["local"]["pma"]["PortCounters"]' 20 
 same_as "local PortCountersExtended = perfquery -x" 'd["local"]["pma"]["PortCountersExtended"]' 10 t.lpcx grows
 same_as "peer PortCounters = perfquery LID PORT" 'd["peer"]["pma"]["PortCounters"]' 20 t.ppc grows
 same_as "peer PortCountersExtended = perfquery -x LID PORT" 'd["peer"]["pma"]["PortCountersExtended"]' 10 t.ppcx grows
+# capmask FILE: "CapMask [CapMask2]" of perfquery's header, as it printed them
+capmask() {
+	sed -n 's/^# Port .*counters: .*(CapMask: \(0x[0-9A-F]*\)\( CapMask2: \(0x[0-9A-F]*\)\)\{0,1\})$/\1 \3/p' "$1" |
+		sed 's/ $//'
+}
+for end in local:lpc peer:ppc; do
+	check_eq "${end%%:*} PMA ClassPortInfo = perfquery's CapMask" \
+		"$(mad_doc "$b" '"0x%02X" % d["'"${end%%:*}"'"]["pma"]["ClassPortInfo"]["CapabilityMask"]')" \
+		"$(capmask "t.${end#*:}")"
+	check_eq "${end%%:*} PMA ClassPortInfo = perfquery -x's CapMask and CapMask2" \
+		"$(mad_doc "$b" '"0x%02X 0x%07X" % (d["'"${end%%:*}"'"]["pma"]["ClassPortInfo"]["CapabilityMask"], d["'"${end%%:*}"'"]["pma"]["ClassPortInfo"]["CapabilityMask2"])')" \
+		"$(capmask "t.${end#*:}x")"
+done
 check_eq "local node_desc = smpquery nodedesc" \
 	"$(mad_doc "$b" 'd["local"]["node_desc"]')" "$(sed -n 's/^Node Description:\.*//p' t.lnd)"
 check_eq "peer node_desc = smpquery nodedesc 0,1" \

@@ -4,10 +4,11 @@
 # with the mad source and --fabric, the tools run at the same node right
 # after, and their outputs are diffed with `rdma-analyze show`.  Masked,
 # because they legitimately differ: the SM's activity count (it ticks), the
-# data and packet counters (every MAD moves them), the "generated on" line
-# of ibnetdiscover, and perfquery's "(CapMask: ...)" (the PMA's
-# ClassPortInfo is not in the bundle).  Error counters are compared
-# exactly, with values injected through ibsim's console first.
+# data and packet counters (every MAD moves them) and the "generated on"
+# line of ibnetdiscover.  perfquery's header with the PMA's CapMask and
+# CapMask2 (its ClassPortInfo, from the mad document or the scan) and the
+# error counters are compared exactly, with values injected through
+# ibsim's console first.
 . "$TOP/tests/ibsim/fabric.sh"
 
 # --- missing and hostile evidence: no fabric needed ---
@@ -50,9 +51,11 @@ port = lambda n, **k: dict({"port": n, "guid": "0x00000000000000%02x" % (n % 256
                 "ClassPortInfo": {"CapabilityMask": 65535, "CapabilityMask2": -1}}}, **k)
 nodes = [
   {"guid": "0x0000000000000001", "type": 2, "desc": evil, "num_ports": 255, "lid": 65535,
+   "pma": {"ClassPortInfo": {"CapabilityMask": "x", "CapabilityMask2": 1e300}},
    "dr_path": "0," * 300, "lft": [255, "x", -1, 3.5, None, [], 1e99] * 10000,
    "ports": [port(0), port(1), port(254), port(255), port(256), port(-1), "port", port(3), port(3)]},
   {"guid": "0x0000000000000002", "type": 2, "desc": "sw", "num_ports": 3, "lid": 2,
+   "pma": [{"ClassPortInfo": 1}],
    "dr_path": "0,x", "lft": [0, 1, 2, 3, 4, 255],
    "ports": [port(0, lid=0), port(3, remote={"guid": "0x0000000000000001", "port": 255}),
              port(2, remote={"guid": "0xzz", "port": "a"}), port(1, state=1, remote=None)]},
@@ -167,6 +170,7 @@ real pqx perfquery -x
 real pqpeer perfquery "$PEER_LID" "$PEER_PORT"
 real pqxpeer perfquery -x "$PEER_LID" "$PEER_PORT"
 real pqspine perfquery "$SPINE_LID" 2
+real pqxspine perfquery -x "$SPINE_LID" 2
 real iblinkinfo iblinkinfo
 real ibnetdiscover ibnetdiscover
 for l in $SWITCHES; do
@@ -178,7 +182,6 @@ fab_reap >/dev/null
 mask() {
 	sed -E -e 's/activity count [0-9]+/activity count N/' \
 		-e 's/^(Port(Xmit|Rcv)(Data|Pkts):\.+)[0-9]+$/\1N/' \
-		-e 's/ \(CapMask: [^)]*\)$//' \
 		-e 's/^# Topology file: generated on .*/# Topology file: generated on D/'
 }
 
@@ -203,6 +206,7 @@ same pqx perfquery -x
 same pqpeer perfquery "$PEER_LID" "$PEER_PORT"
 same pqxpeer perfquery -x "$PEER_LID" "$PEER_PORT"
 same pqspine perfquery "$SPINE_LID" 2
+same pqxspine perfquery -x "$SPINE_LID" 2
 same iblinkinfo iblinkinfo
 same ibnetdiscover ibnetdiscover
 for l in $SWITCHES; do

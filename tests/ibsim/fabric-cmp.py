@@ -10,7 +10,9 @@ prints the differences and exits 1 when there are any, 0 when none.
   fabric-cmp.py lft    FABRIC.json GUID IBROUTE.out    every LFT entry
   fabric-cmp.py pma    FABRIC.json GUID PORT PQ.out [PQX.out]
                        every counter perfquery (-x) printed, except the
-                       data and packet counters the scan itself moves
+                       data and packet counters the scan itself moves, and
+                       the CapMask (CapMask2) of its header as the node's
+                       PMA ClassPortInfo
   fabric-cmp.py port   FABRIC.json GUID PORT FIELD     print one port field
   fabric-cmp.py count  FABRIC.json                     nodes, switches, links
   fabric-cmp.py switches FABRIC.json                   "GUID LID" of each switch
@@ -164,10 +166,37 @@ def find_port(d, guid, port):
     return next(p for p in n["ports"] if p["port"] == int(port))
 
 
+def capmasks(path):
+    """{"CapabilityMask": .., "CapabilityMask2": ..} of perfquery's header
+    "# Port counters: Lid 3 port 2 (CapMask: 0x5A00[ CapMask2: 0x...])"""
+    for line in open(path):
+        m = re.match(r"# Port (extended )?counters: .*\(CapMask: (0x[0-9A-F]+)"
+                     r"(?: CapMask2: (0x[0-9A-F]+))?\)$", line.rstrip("\n"))
+        if m:
+            r = {"CapabilityMask": int(m.group(2), 16)}
+            if m.group(3):
+                r["CapabilityMask2"] = int(m.group(3), 16)
+            return r
+    return {}
+
+
 def cmd_pma(fab, guid, port, pq, pqx=None):
-    p = find_port(load(fab), guid, port)
+    d = load(fab)
+    p = find_port(d, guid, port)
+    cpi = nodes_by_guid(d)[int(guid, 16)].get("pma", {}).get("ClassPortInfo", {})
     bad = []
     n = 0
+    for path in (pq, pqx):
+        if not path:
+            continue
+        caps = capmasks(path)
+        if not caps:
+            bad.append("%s: no CapMask in perfquery's header" % path)
+        for k, v in caps.items():
+            n += 1
+            if cpi.get(k) != v:
+                bad.append("%s ClassPortInfo %s: rdma-collect %s, perfquery %s"
+                           % (guid, k, cpi.get(k), v))
     for group, path in (("PortCounters", pq), ("PortCountersExtended", pqx)):
         if not path:
             continue
