@@ -20,6 +20,8 @@
 #define ALT_MARGIN 2.0		/* log-likelihood: "nearly as well" */
 #define ALT_CANDIDATES 32
 #define SPLIT_BUDGET 200000	/* paths computed looking for a split test */
+#define NOISE_ROUNDS 6		/* noise re-estimates at most */
+#define NOISE_SETTLED 0.05	/* |log| change of the rate that ends them */
 
 /* --- string map --- */
 
@@ -303,6 +305,21 @@ static double penalty(const struct pmodel *pm)
 	return pm->pen;
 }
 
+/* the a-priori odds against a kind, as a log: host-side parts (the HCA,
+ * its cable, the host) fail far more often than an inter-switch cable,
+ * one direction of one or a whole switch.  Without it a flaky host loses
+ * to the switch port that carries most of its pairs from other leaves
+ * (a subset of its results, so by chance often the worse one) */
+static double kind_cost(const struct pmodel *pm, int c)
+{
+	static const double cost[PC_NKINDS] = {
+		[PC_CABLE] = 0, [PC_LINK] = 0.5, [PC_HALF] = 0.7,
+		[PC_HCA] = 0, [PC_NODE] = 0, [PC_SWITCH] = 1.5,
+	};
+
+	return cost[pm->comp[c].kind];
+}
+
 static double obs_ll(const struct pmodel *pm, size_t o, const char *in,
 		     double e)
 {
@@ -367,7 +384,7 @@ static double swap_delta(const struct pmodel *pm, char *in, int c, int d,
 			}
 		}
 	}
-	return after - before;
+	return after - before - kind_cost(pm, d) + kind_cost(pm, c);
 }
 
 /* --- greedy maximum likelihood --- */
@@ -378,23 +395,30 @@ struct gstate {
 };
 
 /* pick components for the open failing observations while one pays for
- * itself; skip is a component not to use (-1 none); returns the count */
+ * itself; skip is a component not to use (-1 none); uncleared: only
+ * components no passing result crosses; returns the count */
 static int greedy(struct pmodel *pm, struct gstate *g, int skip, double e,
-		  double pen, int *pick, int max)
+		  double pen, int uncleared, int *pick, int max)
 {
 	int n = 0, c;
 
 	while (n < max) {
-		double best = 0;
+		double best = 0, most = 0;
 		int bc = -1;
 		uint32_t i, j;
 
+		/* the kind's prior chooses among the candidates; the evidence
+		 * alone must pay for one more suspect */
 		for (c = 0; c < pm->ncomp; c++) {
 			double s;
 
-			if (c == skip || !g->cf[c])
+			if (c == skip || !g->cf[c] ||
+			    (uncleared && pm->pass_n[c]))
 				continue;
 			s = llr(g->cf[c], pm->pass_n[c], e);
+			if (s > most)
+				most = s;
+			s -= kind_cost(pm, c);
 			if (bc < 0 || s > best + 1e-9 ||
 			    (s > best - 1e-9 &&
 			     pm->comp[c].kind < pm->comp[bc].kind)) {
@@ -402,7 +426,7 @@ static int greedy(struct pmodel *pm, struct gstate *g, int skip, double e,
 				bc = c;
 			}
 		}
-		if (bc < 0 || best < pen)
+		if (bc < 0 || most < pen)
 			break;
 		pick[n++] = bc;
 		for (i = pm->coff[bc]; i < pm->coff[bc + 1]; i++) {
@@ -473,7 +497,7 @@ static int best_round(struct pmodel *pm, double e, int *set)
 	g.cf = xcalloc((size_t)pm->ncomp + 1, sizeof(*g.cf));
 	g.open = xcalloc(pm->nobs + 1, 1);
 	gstate_open(pm, &g, -1);
-	n = greedy(pm, &g, -1, e, penalty(pm), set, MAX_PICKS);
+	n = greedy(pm, &g, -1, e, penalty(pm), 0, set, MAX_PICKS);
 	for (i = 0; i < n && steps < 4 * MAX_PICKS; i++, steps++) {
 		int c = set[i];
 		double base;
@@ -482,7 +506,7 @@ static int best_round(struct pmodel *pm, double e, int *set)
 		base = total_score(pm, in, n, e);
 		/* finer: what explains c's failures without c */
 		gstate_open(pm, &g, c);
-		na = greedy(pm, &g, c, e, penalty(pm), alt, MAX_PICKS);
+		na = greedy(pm, &g, c, e, penalty(pm), 0, alt, MAX_PICKS);
 		for (j = nn = 0; j < n; j++)
 			if (set[j] != c)
 				tmp[nn++] = set[j];
@@ -574,11 +598,17 @@ static int weak_picks(struct pmodel *pm, double e, int *set, int n)
 				g.cf[pm->oc[pm->obs[o].off + k]]--;
 		}
 	}
+	/* beyond a few failures left they are mostly noise: then only a
+	 * component no passing result crosses is worth naming (a ring with
+	 * noise: the host whose two pairs both failed) */
 	for (o = k = 0; o < pm->nobs; o++)
 		k += g.open[o];
-	w = k > MAX_WEAK_LEFT ? 0 :
-	    greedy(pm, &g, -1, e, penalty(pm) / 2, set + n,
+	w = greedy(pm, &g, -1, e, penalty(pm) / 2, k > MAX_WEAK_LEFT, set + n,
 		   n + MAX_WEAK <= MAX_PICKS ? MAX_WEAK : MAX_PICKS - n);
+	/* failures and nothing named: the best of the components no passing
+	 * result clears, as the floor would (none when all are cleared) */
+	if (!n && !w && k)
+		w = greedy(pm, &g, -1, e, 1e-9, 1, set, 1);
 	free(g.cf);
 	free(g.open);
 	return w;
@@ -798,9 +828,11 @@ static int cmp_suspect(const void *a, const void *b)
 
 	if (x->weak != y->weak)
 		return x->weak - y->weak;
+	if (x->score != y->score)
+		return (x->score < y->score) - (x->score > y->score);
 	if (x->explained != y->explained)
 		return y->explained - x->explained;
-	return (x->score < y->score) - (x->score > y->score);
+	return x->comp - y->comp;
 }
 
 int pm_localize(struct pmodel *pm, enum pm_method m)
@@ -825,11 +857,11 @@ int pm_localize(struct pmodel *pm, enum pm_method m)
 		 * suspects leave unexplained, until it settles */
 		e = clamp(noise_estimate(pm), NOISE_MIN, NOISE_MAX);
 		n = best_round(pm, e, set);
-		for (round = 0; round < 3; round++) {
+		for (round = 0; round < NOISE_ROUNDS; round++) {
 			double e2 = clamp(residual_noise(pm, set, n), NOISE_MIN,
 					  NOISE_MAX);
 
-			if (fabs(log(e2 / e)) < 0.3)
+			if (fabs(log(e2 / e)) < NOISE_SETTLED)
 				break;
 			e = e2;
 			n = best_round(pm, e, set);
@@ -863,7 +895,7 @@ int pm_localize(struct pmodel *pm, enum pm_method m)
 			}
 		}
 		s->score = m == PM_TOMOGRAPHY ? s->explained :
-			   llr(s->fail, s->pass, e);
+			   llr(s->fail, s->pass, e) - kind_cost(pm, c);
 	}
 	pm->unexplained = 0;
 	for (o = 0; o < pm->nobs; o++)
