@@ -22,13 +22,15 @@ Real and derived bundles
   (counters, /proc/uptime, boot_id, firmware, the kernel log) and collected
   with `rdma-collect --root` and SOURCE_DATE_EPOCH set to the snapshot's
   time.  Faults of the fixtures are applied with tests/fixtures/inject.sh.
+- Every node has its own hostname, machine-id, boot_id, GUIDs, MACs and
+  IPv4 addresses (addr_subs: node index j < 10,000 in fixed-width fields),
+  so duplicates (DUPLICATE_GUID, DUPLICATE_ADDRESS) never fire by accident.
 - DERIVED bundles: every other (healthy) node's snapshot s is its class
-  template's real snapshot-s bundle with the hostname, machine-id and
-  boot_id replaced in place by values of the same length (the tar stays
-  valid: header checksums do not cover the data), compressed again with
-  the zstd CLI (tests/bench-analyze.sh's trick).  So derived nodes of a
-  class are identical apart from their identity; like tests/mkfleet.sh,
-  GUIDs and host addresses stay the fixture's on every node.
+  template's real snapshot-s bundle with that identity replaced in place
+  by the node's, same length (the tar stays valid: header checksums do not
+  cover the data), compressed again with the zstd CLI (tests/bench-
+  analyze.sh's trick).  So derived nodes of a class are identical apart
+  from their identity: counters, uptime and kernel log are the template's.
 
 The clock: snapshot s is taken at T0 + s * H hours (T0 = 1764450245,
 2025-11-29T21:04:05Z, the samples' time).  Every node booted 1183942 s
@@ -120,6 +122,43 @@ def ident(seed, name, what):
 	return "%s-%s-4%s-8%s-%s" % (h[:8], h[8:12], h[13:16], h[17:20], h[20:32])
 
 
+# A node's GUIDs, MACs and IPv4 addresses: the fixture's with the node's
+# index j (< 10,000) in fixed-width fields, so every node has its own and
+# a derived bundle gets them by same-length replacement.  (regex on the
+# fixture's text, replacement) pairs; two GUID bytes per node, the IPv4
+# addresses' last two octets 100-199.
+def addr_subs(cls, j):
+	hi, lo = j >> 8, j & 255
+	a, b = 100 + j // 100, 100 + j % 100
+	if cls == "gpu":
+		return [(r"c003:00e1:", "c003:%04x:" % j),
+			(r"c0:03:00:e1:", "c0:03:%02x:%02x:" % (hi, lo)),
+			(r"10\.40\.12\.107\b", "10.40.%d.%d" % (a, b)),
+			(r"192\.168\.(10[0-7])\.107\b", r"192.%d.\g<1>.%d" % (a, b))]
+	return [(r"d203:004a:", "d203:%04x:" % j),
+		(r"b8:3f:d2:4a:", "b8:3f:%02x:%02x:" % (hi, lo)),
+		(r"ba3f:d2ff:fe4a:", "ba3f:%02xff:fe%02x:" % (hi, lo)),
+		(r"10\.20\.1\.12\b", "10.20.%d.%d" % (a, b)),
+		(r"192\.168\.(1[01])\.21\b", r"192.%d.\g<1>.%d" % (a, b)),
+		(r"c0a8:(0[ab])15", r"c0%02x:\g<1>%02x" % (a, b))]
+
+
+def addr_pairs(cls, j_from, j_to):
+	"""same-length byte replacements from node j_from's addresses to j_to's"""
+	out = []
+	for (rx, f), (_, t) in zip(addr_subs(cls, j_from), addr_subs(cls, j_to)):
+		if "\\g<1>" not in f:
+			out.append((f.encode(), t.encode()))
+			continue
+		for g in (["10%d" % p for p in range(8)] if cls == "gpu" and "192" in rx
+			  else ["10", "11"] if "192" in rx else ["0a", "0b"]):
+			out.append((re.sub(r"\\g<1>", g, f).encode(),
+				    re.sub(r"\\g<1>", g, t).encode()))
+	for a, b in out:
+		assert len(a) == len(b), (a, b)
+	return out
+
+
 def utc(t):
 	import time
 	return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
@@ -203,6 +242,28 @@ class Tree:
 		for d in sorted(os.listdir(ib)):
 			self.write(os.path.realpath(os.path.join(ib, d, "node_desc")),
 				   "%s %s\n" % (node.name, d))
+		self.addresses(addr_subs(node.cls, node.idx))
+
+	def addresses(self, subs):
+		"""GUIDs, MACs and IPv4 addresses of this node in every text
+		file of sys/ and rdma-collect/ (links not followed)"""
+		rx = [(re.compile(a), b) for a, b in subs]
+		for top in ("sys", "rdma-collect"):
+			for d, _, fs in os.walk(os.path.join(self.root, top)):
+				for f in fs:
+					p = os.path.join(d, f)
+					if os.path.islink(p):
+						continue
+					try:
+						with open(p) as fh:
+							t = fh.read()
+					except (UnicodeDecodeError, OSError):
+						continue
+					u = t
+					for r, b in rx:
+						u = r.sub(b, u)
+					if u != t:
+						self.write(p, u)
 
 	def path(self, p):
 		return p if os.path.isabs(p) else os.path.join(self.root, p)
@@ -391,7 +452,7 @@ def run_real(n, args, tmp, times, rc_dir):
 		tr.drop_hca("0000:c4:00.0", "mlx5_7", "ibp196s0", 7)
 		truth(n, "*", kind, "mlx5_7", "devices 7 (class: 8)",
 		      "HCA_COUNT_OUTLIER", "required")
-		truth(n, "*", kind, "", "", "HCA_MISSING", "implied")
+		truth(n, "*", kind, "", "hca_functions 7 (class: 8)", "HCA_MISSING", "implied")
 		truth(n, "*", kind, "", "NCCL_IB_HCA still names mlx5_7",
 		      "NCCL_IB_HCA_MISMATCH", "implied")
 	elif kind == "mtu":
@@ -411,6 +472,7 @@ def run_real(n, args, tmp, times, rc_dir):
 		name = os.path.basename(p)
 		truth(n, 1, kind, comp, "%s %s (+%d/h)" % (name, ",".join(map(str, late[p])),
 		      n.rate), "COUNTER_GROWING", "required")
+		truth(n, 1, kind, comp, "", "COUNTER_OUTLIER", "implied")
 		if name == "symbol_error":
 			truth(n, 1, kind, comp, "", "SYMBOL_ERRORS", "implied")
 		else:
@@ -429,12 +491,14 @@ def run_real(n, args, tmp, times, rc_dir):
 		truth(n, S - 1, kind, comp, "critical: accelerating",
 		      "COUNTER_GROWING", "required")
 		truth(n, 1, kind, comp, "", "PORT_RCV_ERRORS", "implied")
+		truth(n, 1, kind, comp, "", "COUNTER_OUTLIER", "implied")
 	elif kind == "sat16":
 		p = cnt("symbol_error")
 		late[p] = [U16] * S
 		truth(n, "*", kind, comp, "symbol_error %s" % ",".join(map(str, late[p])),
 		      "COUNTER_GROWING", "absent")
 		truth(n, "*", kind, comp, "", "SYMBOL_ERRORS", "implied")
+		truth(n, "*", kind, comp, "", "COUNTER_OUTLIER", "implied")
 	elif kind == "sat32":
 		p = cnt("port_xmit_wait")
 		late[p] = [U32] * S
@@ -516,7 +580,10 @@ def derive(args, jobs):
 	def one(job):
 		n, s, t, tf, raw = job
 		tpl = n.template
-		d = (raw.replace(tpl.name.encode(), n.name.encode())
+		d = raw
+		for a, b in addr_pairs(n.cls, tpl.idx, n.idx):
+			d = d.replace(a, b)
+		d = (d.replace(tpl.name.encode(), n.name.encode())
 		     .replace(tpl.machine_id.encode(), n.machine_id.encode())
 		     .replace(ident(args.seed, tpl.name, "boot_id").encode(),
 			      ident(args.seed, n.name, "boot_id").encode()))
@@ -545,8 +612,8 @@ def main():
 	ap.add_argument("--plan", action="store_true",
 			help="print the plan (node, class, fault, snapshot, rate) and stop")
 	args = ap.parse_args()
-	if args.nodes < 2 or args.snapshots < 2:
-		sys.exit("genfleet: need --nodes >= 2 and --snapshots >= 2")
+	if args.nodes < 2 or args.snapshots < 2 or args.nodes > 10000:
+		sys.exit("genfleet: need 2-10000 --nodes and --snapshots >= 2")
 	if args.faulty is None:
 		args.faulty = min(args.nodes * 2 // 3, max(17, args.nodes // 100))
 	if args.plan:

@@ -7,6 +7,7 @@
 #   firmware reset, firmware before and after, driver versions, the missing
 #   HCA, the lowered MTU, kernel lines new at the snapshot named; healthy
 #   nodes are their template's bundles with only the identity changed;
+#   no two nodes share a GUID, a MAC or an IPv4 address;
 # - rdma-analyze loads every bundle, with the hostname, boot_id and time
 #   bundles.tsv gives;
 # - the same seed gives the same files byte for byte (an 8-node fleet made
@@ -178,7 +179,7 @@ for r in truth:
         has = ["health compromised" in B(node, s).get("rdma-collect/klog/kmsg.txt") for s in S]
         ok("%s: fw-reset lines from snapshot %d on" % (what, k), has == [s >= k for s in S], has)
 
-# healthy nodes: their template's bundle with the identity changed
+# healthy nodes: their template's bundle with the identity changed in place
 tpl = {b[0] for b in bundles if b[5] == "real" and not any(r[0] == b[0] for r in truth)}
 derived = sorted({b[0] for b in bundles if b[5].startswith("derived:")})
 ok("two templates (%s) and %d derived nodes" % (" ".join(sorted(tpl)), len(derived)),
@@ -188,19 +189,21 @@ for n in derived[:4]:
     t = nodes[n][0][5].split(":")[1]
     for s in S:
         a, b = B(n, s), B(t, s)
-        if sorted(a.m) != sorted(b.m):
-            bad.append("%s %d: other entries" % (n, s))
+        if len(a.raw) != len(b.raw) or sorted(a.m) != sorted(b.m):
+            bad.append("%s %d: other entries or sizes" % (n, s))
             continue
         for p in a.m:
-            x, y = a.m[p][1], b.m[p][1]
-            y = y.replace(t, n).replace(b.get("etc/machine-id").strip(),
-                                        a.get("etc/machine-id").strip())
-            y = y.replace(boot(t, s), boot(n, s))
-            if x != y:
-                bad.append("%s %d %s" % (n, s, p))
-        if a.get("proc/sys/kernel/hostname").strip() != n or boot(n, s) == boot(t, s):
+            if len(a.m[p][1]) != len(b.m[p][1]):
+                bad.append("%s %d %s: another size" % (n, s, p))
+        if a.get("proc/sys/kernel/hostname").strip() != n or boot(n, s) == boot(t, s) or \
+                boot(n, s) != nodes[n][s][4] or \
+                a.get("etc/machine-id") == b.get("etc/machine-id"):
             bad.append("%s %d: identity" % (n, s))
-ok("derived nodes equal their template but for hostname, machine-id, boot_id", not bad, bad[:5])
+        if a.get("proc/uptime") != b.get("proc/uptime") or \
+                a.get("rdma-collect/klog/kmsg.txt") != b.get("rdma-collect/klog/kmsg.txt"):
+            bad.append("%s %d: uptime or kernel log differ" % (n, s))
+ok("derived nodes: their template's entries, sizes, uptime and kernel log, their own identity",
+   not bad, bad[:5])
 EOF
 
 "$RA" load --db "$T/f.db" "$T/a/bundles" >"$T/load.out" 2>&1
@@ -216,6 +219,19 @@ print(("ok" if got == want else "not ok") + " - genfleet: the database has bundl
       "hostname, time and boot_id of each of the %d bundles" % len(want))
 if got != want:
     print("#   first difference: %s" % next(((a, b) for a, b in zip(got, want) if a != b), None))
+# every node its own GUIDs, MACs and global IPv4 addresses (no duplicates)
+for what, col, table, where in (
+        ("node GUIDs", "node_guid", "devices", "1"),
+        ("port GIDs", "gid", "gids", "gid NOT LIKE '0000:0000:0000:0000:0000:0000:%'"),
+        ("MACs", "address", "netdevs", "address NOT LIKE '00:00:00:00:00:00%'"),
+        ("IPv4 addresses", "address", "addresses", "family = 'inet' AND address NOT LIKE '127.%'")):
+    dup = db.execute("SELECT x.%s, count(DISTINCT b.node_id) FROM %s x JOIN bundles b ON "
+                     "b.id = x.bundle_id WHERE %s GROUP BY 1 HAVING count(DISTINCT b.node_id) > 1"
+                     % (col, table, where)).fetchall()
+    n = db.execute("SELECT count(DISTINCT %s) FROM %s WHERE %s" % (col, table, where)).fetchone()[0]
+    print(("ok" if n > 30 and not dup else "not ok") + " - genfleet: %d %s, none on two nodes" % (n, what))
+    if dup:
+        print("#   %d shared, e.g. %s" % (len(dup), dup[:3]))
 EOF
 
 # the same seed: the same bytes (a small fleet, generated twice)
