@@ -298,19 +298,30 @@ double hist_interval(const struct hist_snap *a, const struct hist_snap *b)
 /* every counter of bundle P as (kind, obj, name, value, value2,
  * interval_ms, path, descr); the far end's PMA counters only (the near
  * end's are the sysfs counters/ files again) */
+/* the counters of bundle P as (kind, obj, name, value, value2,
+ * interval_ms, path, descr); only the error counters when ?4 asks
+ * (ERR(kind, name)): each side of the join is then a few dozen rows,
+ * not 1,500, filtered before any string is built.  (Three whole counter
+ * sets joined made COUNTER_GROWING cost 60 ms a bundle.) */
+#define ERR(K, N) \
+	" AND (?4 = 0 OR EXISTS (SELECT 1 FROM hist_err e WHERE e.kind = " K \
+	" AND e.name = " N "))"
 #define COUNTERS(P) \
 	"SELECT kind, ibdev || ':' || port AS obj, name, value, value2, " \
 	"interval_ms, path, NULL AS descr FROM counters WHERE bundle_id = " P \
+	ERR("counters.kind", "counters.name") \
 	" UNION ALL SELECT source, netdev, name, value, value2, interval_ms, " \
 	"CASE source WHEN 'ethtool' THEN 'rdma-collect/ethtool/' || netdev || " \
 	"'.json' ELSE 'sys/class/net/' || netdev || '/statistics/' || name " \
 	"END, NULL FROM netdev_stats WHERE bundle_id = " P \
+	ERR("netdev_stats.source", "netdev_stats.name") \
 	" UNION ALL SELECT c.grp, coalesce(p.node_guid || ':' || p.port_num, " \
 	"c.ibdev || ':' || c.port || ' peer'), c.name, c.value, NULL, NULL, " \
 	"'rdma-collect/mad/' || c.ibdev || '.' || c.port || '.json', " \
 	"p.node_desc FROM mad_counters c LEFT JOIN mad_portinfo p ON " \
 	"p.bundle_id = c.bundle_id AND p.ibdev = c.ibdev AND p.port = c.port " \
-	"AND p.side = 'peer' WHERE c.bundle_id = " P " AND c.side = 'peer'"
+	"AND p.side = 'peer' WHERE c.bundle_id = " P " AND c.side = 'peer'" \
+	ERR("c.grp", "c.name")
 
 static int errors_table(sqlite3 *db)
 {
@@ -348,6 +359,49 @@ static const char *col(sqlite3_stmt *st, int i)
 	return s ? s : "";
 }
 
+/* the error counters of a bundle, gathered once per run into a temporary
+ * table: COUNTER_GROWING compares each bundle with the one or two before
+ * it, so every bundle's set is read up to three times */
+static int error_set(sqlite3 *db, int64_t bid)
+{
+	if (!bid || db_int(db, "SELECT EXISTS (SELECT 1 FROM hist_ec_done WHERE "
+			   "bundle_id = ?)", "i", bid) > 0)
+		return 0;
+	if (db_exec(db, "INSERT OR IGNORE INTO hist_ec SELECT ?1, * FROM ("
+		    COUNTERS("?1") ") WHERE value IS NOT NULL", "iiii", bid,
+		    (int64_t)0, (int64_t)0, (int64_t)1) < 0 ||
+	    db_exec(db, "INSERT INTO hist_ec_done VALUES (?)", "i", bid) < 0)
+		return -1;
+	return 0;
+}
+
+static int error_sets(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev)
+{
+	if (db_run(db, "CREATE TEMP TABLE IF NOT EXISTS hist_ec (bundle_id "
+		   "INTEGER, kind TEXT, obj TEXT, name TEXT, value INTEGER, "
+		   "value2 INTEGER, interval_ms INTEGER, path TEXT, descr TEXT, "
+		   "PRIMARY KEY (bundle_id, kind, obj, name)) WITHOUT ROWID; "
+		   "CREATE TEMP TABLE IF NOT EXISTS hist_ec_done (bundle_id "
+		   "INTEGER PRIMARY KEY)") < 0)
+		return -1;
+	return error_set(db, cur) < 0 || error_set(db, prev) < 0 ||
+	       error_set(db, pprev) < 0 ? -1 : 0;
+}
+
+#define EC(P) "SELECT kind, obj, name, value, value2, interval_ms, path, " \
+	"descr FROM hist_ec WHERE bundle_id = " P
+
+/* the rows of c, each with its value in p and q (the bundles before) */
+#define HIST_JOIN \
+	"SELECT c.kind, c.obj, c.name, c.value, c.value2, c.interval_ms, " \
+	"c.path, c.descr, p.value, p.kind IS NOT NULL AND p.value IS NOT " \
+	"NULL, q.value, q.kind IS NOT NULL AND q.value IS NOT NULL FROM c " \
+	"LEFT JOIN p ON p.kind = c.kind AND p.obj = c.obj AND p.name = " \
+	"c.name LEFT JOIN q ON q.kind = c.kind AND q.obj = c.obj AND " \
+	"q.name = c.name WHERE c.value IS NOT NULL AND (?4 = 0 OR EXISTS " \
+	"(SELECT 1 FROM hist_err e WHERE e.kind = c.kind AND e.name = " \
+	"c.name)) ORDER BY c.obj, c.kind, c.name"
+
 int hist_counters(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev,
 		  int errors_only, hist_row_fn fn, void *arg)
 {
@@ -358,17 +412,15 @@ int hist_counters(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev,
 		return -1;
 	/* not a cached statement: fn may run queries of its own, and the
 	 * SQL is long enough that preparing it is not the cost */
-	if (sqlite3_prepare_v2(db,
-		"WITH c AS (" COUNTERS("?1") "), p AS (" COUNTERS("?2") "), "
-		"q AS (" COUNTERS("?3") ") SELECT c.kind, c.obj, c.name, "
-		"c.value, c.value2, c.interval_ms, c.path, c.descr, p.value, "
-		"p.kind IS NOT NULL AND p.value IS NOT NULL, q.value, "
-		"q.kind IS NOT NULL AND q.value IS NOT NULL FROM c LEFT JOIN p "
-		"ON p.kind = c.kind AND p.obj = c.obj AND p.name = c.name LEFT "
-		"JOIN q ON q.kind = c.kind AND q.obj = c.obj AND q.name = "
-		"c.name WHERE c.value IS NOT NULL AND (?4 = 0 OR EXISTS (SELECT "
-		"1 FROM hist_err e WHERE e.kind = c.kind AND e.name = c.name)) "
-		"ORDER BY c.obj, c.kind, c.name", -1, &st, NULL) != SQLITE_OK)
+	if (errors_only && error_sets(db, cur, prev, pprev) < 0)
+		return -1;
+	if (errors_only ? sqlite3_prepare_v2(db,
+		"WITH c AS (" EC("?1") "), p AS (" EC("?2") "), q AS (" EC("?3")
+		") " HIST_JOIN, -1, &st, NULL) : sqlite3_prepare_v2(db,
+		"WITH c AS MATERIALIZED (" COUNTERS("?1") "), "
+		"p AS MATERIALIZED (" COUNTERS("?2") "), "
+		"q AS MATERIALIZED (" COUNTERS("?3") ") " HIST_JOIN, -1, &st,
+		NULL))
 		return error("history: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, cur);
 	sqlite3_bind_int64(st, 2, prev);
