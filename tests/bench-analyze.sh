@@ -3,7 +3,8 @@
 # synthetic fleet of N (default 2,000) 8-HCA bundles.
 #
 # The gpu-ndr8 fixture is collected once (hostname gpu-00000); each other
-# bundle is that tar with its hostname, machine-id and boot_id changed in
+# bundle is that tar with its hostname, machine-id, boot_id, GUIDs, MACs and
+# addresses (genfleet.py's scheme) changed in
 # place (same lengths, so the tar stays valid) and compressed again with
 # the zstd CLI, as many at a time as CPUs: every bundle is a distinct node.
 # Then, each timed with build/tests/runstat (wall ms, peak RSS):
@@ -38,8 +39,8 @@ verdict_ge() { if [ "$1" -ge "$2" ]; then echo ok; else echo "under target"; fi;
 
 # ---------------------------------------------------------- the bundles
 # node 0 is collected from the fixture with fixed-width identity values;
-# node j's bundle is that tar with the hostname, machine-id and boot_id
-# replaced by values of the same length (tar headers stay valid: their
+# node j's bundle is that tar with the hostname, machine-id, boot_id, GUIDs,
+# MACs and addresses replaced by values of the same length (tar headers stay valid: their
 # checksums do not cover the data), compressed again with zstd.
 t0=$(now_ms)
 "$TOP/tests/fixtures/mknode.sh" gpu-ndr8 "$tmp/node" || { echo "bench-analyze: mknode failed" >&2; exit 1; }
@@ -47,17 +48,46 @@ mkdir "$tmp/one" "$tmp/b"
 echo gpu-00000 >"$tmp/node/proc/sys/kernel/hostname"
 echo 000000004e2c6d1f4a3b4c5d00000000 >"$tmp/node/etc/machine-id"
 echo 00000000-7e58-4d0b-9c61-2f8a00000000 >"$tmp/node/proc/sys/kernel/random/boot_id"
+# GUIDs, MACs and IPv4 addresses in genfleet.py's fixed-width form for node
+# 0, so that each node below gets its own by same-length replacement (a
+# fleet of clones would make every GUID a duplicate on every node)
+python3 - "$TOP/tests" "$tmp/node" <<'EOF3' || { echo "bench-analyze: addresses failed" >&2; exit 1; }
+import os, re, sys
+sys.path.insert(0, sys.argv[1])
+from genfleet import addr_subs
+rx = [(re.compile(a), b) for a, b in addr_subs("gpu", 0)]
+for top in ("sys", "rdma-collect"):
+    for d, _, fs in os.walk(os.path.join(sys.argv[2], top)):
+        for f in fs:
+            p = os.path.join(d, f)
+            if os.path.islink(p):
+                continue
+            try:
+                t = open(p).read()
+            except (UnicodeDecodeError, OSError):
+                continue
+            u = t
+            for r, b in rx:
+                u = r.sub(b, u)
+            if u != t:
+                open(p, "w").write(u)
+EOF3
 "$RC" -q --root "$tmp/node" -o "$tmp/one/base.rdma.tar.zst" >/dev/null ||
 	{ echo "bench-analyze: rdma-collect failed" >&2; exit 1; }
 base=$tmp/one/base.rdma.tar.zst
 zstd -q -dc "$base" >"$tmp/one/base.tar" || { echo "bench-analyze: zstd failed" >&2; exit 1; }
-python3 - "$tmp/one/base.tar" "$tmp/b" "$N" "$CPUS" <<'EOF2' || { echo "bench-analyze: making the bundles failed" >&2; exit 1; }
+python3 - "$tmp/one/base.tar" "$tmp/b" "$N" "$CPUS" "$TOP/tests" <<'EOF2' || { echo "bench-analyze: making the bundles failed" >&2; exit 1; }
 import subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 tar, out, n, cpus = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+sys.path.insert(0, sys.argv[5])
+from genfleet import addr_pairs
 base = open(tar, "rb").read()
 def one(j):
-    d = (base.replace(b"gpu-00000", b"gpu-%05d" % j)
+    d = base
+    for a, b in addr_pairs("gpu", 0, j):
+        d = d.replace(a, b)
+    d = (d.replace(b"gpu-00000", b"gpu-%05d" % j)
              .replace(b"000000004e2c6d1f4a3b4c5d00000000", b"%08x4e2c6d1f4a3b4c5d%08x" % (j, j * 7919))
              .replace(b"00000000-7e58-4d0b-9c61-2f8a00000000", b"%08x-7e58-4d0b-9c61-2f8a%08x" % (j, j)))
     subprocess.run(["zstd", "-q", "-6", "-o", "%s/gpu-%05d.rdma.tar.zst" % (out, j)], input=d, check=True)
