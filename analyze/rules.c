@@ -247,6 +247,10 @@ int rules_run(sqlite3 *db, const int64_t *ids, size_t n)
 	size_t i;
 	int rc = 0;
 
+	/* nothing new (report --db): the rules' queries over an empty set
+	 * still cost a scan each, 2.5 s on 2,000 bundles */
+	if (!n)
+		return 0;
 	if (db_run(db, "CREATE TEMP TABLE IF NOT EXISTS todo (bundle_id "
 		   "INTEGER PRIMARY KEY); CREATE TEMP TABLE IF NOT EXISTS "
 		   "todo_rule (bundle_id INTEGER PRIMARY KEY); DELETE FROM todo;") < 0)
