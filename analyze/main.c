@@ -57,8 +57,11 @@ static const char usage_text[] =
 "                             (for its class) or a file of 'ATTRIBUTE VALUE'\n"
 "                             lines, instead of their class's majority\n"
 "          -v, --verbose      evidence and remediation of info findings too\n"
+"          -q, --quiet        no progress bar (it is drawn only on a terminal,\n"
+"                             and never for --format json)\n"
 "load    add bundles to a database (idempotent: a bundle already there is\n"
-"        skipped), then diagnose them\n"
+"        skipped), then diagnose them; a progress bar on a terminal and a\n"
+"        summary line, neither with -q, --quiet\n"
 "show    print a bundle's evidence as the familiar tool would; VIEW is one\n"
 "        of the views listed by 'rdma-analyze show --list'\n"
 "rules   the checks, their layer, severity and the evidence they need\n"
@@ -164,13 +167,14 @@ static const struct option report_opts[] = {
 	{ "markdown", no_argument, NULL, 'm' },
 	{ "expect-hcas", required_argument, NULL, 'e' },
 	{ "baseline", required_argument, NULL, 'b' },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct args {
 	const char *db, *format, *output, *thresholds, *expect_hcas, *baseline;
-	int verbose, json, list, markdown;
+	int verbose, json, list, markdown, quiet;
 	int nfiles;
 	char **files;
 };
@@ -181,7 +185,7 @@ static int parse(int argc, char **argv, struct args *a)
 
 	memset(a, 0, sizeof(*a));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+f:o:vh", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+f:o:vqh", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': a->db = optarg; break;
 		case 'f': a->format = optarg; break;
@@ -193,6 +197,7 @@ static int parse(int argc, char **argv, struct args *a)
 		case 'm': a->markdown = 1; break;
 		case 'e': a->expect_hcas = optarg; break;
 		case 'b': a->baseline = optarg; break;
+		case 'q': a->quiet = 1; break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(close_stdout(EXIT_OK));
@@ -285,12 +290,13 @@ static int cmd_load(int argc, char **argv)
 	db = open_db(a.db);
 	if (!db)
 		return EXIT_INPUT;
-	rc = load_and_diagnose(db, &a, &st, isatty(STDERR_FILENO));
-	fprintf(stderr, "rdma-analyze: %u loaded, %u already in %s, %u failed; "
-		"%lld nodes, %lld bundles in the database\n", st.loaded,
-		st.duplicate, a.db, st.failed,
-		(long long)db_int(db, "SELECT count(*) FROM nodes", NULL),
-		(long long)db_int(db, "SELECT count(*) FROM bundles", NULL));
+	rc = load_and_diagnose(db, &a, &st, !a.quiet && isatty(STDERR_FILENO));
+	if (!a.quiet)
+		fprintf(stderr, "rdma-analyze: %u loaded, %u already in %s, %u "
+			"failed; %lld nodes, %lld bundles in the database\n",
+			st.loaded, st.duplicate, a.db, st.failed,
+			(long long)db_int(db, "SELECT count(*) FROM nodes", NULL),
+			(long long)db_int(db, "SELECT count(*) FROM bundles", NULL));
 	rc = rc < 0 || st.failed ? EXIT_INPUT : EXIT_OK;
 	load_stats_release(&st);
 	db_close(db);
@@ -328,7 +334,9 @@ static int cmd_report(int argc, char **argv)
 	if (!db)
 		return EXIT_INPUT;
 	memset(&st, 0, sizeof(st));
-	if (load_and_diagnose(db, &a, &st, 0) < 0)
+	/* a bar while bundles load, on a terminal, for a report read there */
+	if (load_and_diagnose(db, &a, &st, !a.quiet && isatty(STDERR_FILENO) &&
+			      !(a.format && !strcmp(a.format, "json"))) < 0)
 		failed = 1;
 	if (st.failed)
 		failed = 1;
