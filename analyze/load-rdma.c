@@ -27,6 +27,20 @@ static int64_t num(const char *s, int64_t dflt)
 	return end == s ? dflt : v;
 }
 
+/* a counter: unsigned 64-bit, kept as its two's complement (a value above
+ * 2^63 is stored negative, so history sees a 64-bit wrap; strtoll would
+ * clamp it to 2^63 - 1) */
+static int64_t cnum(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s)
+		return 0;
+	v = strtoull(s, &end, 0);
+	return end == s ? 0 : (int64_t)v;
+}
+
 static int64_t interval_ms(struct ld *l)
 {
 	struct jv *s = br_json(l->b, SAMPLE "sample.json");
@@ -110,8 +124,8 @@ static int counters(struct ld *l, const char *dev, int64_t port,
 		rc = ld_exec(l, "INSERT OR REPLACE INTO counters (bundle_id, "
 			     "ibdev, port, kind, name, value, value2, interval_ms, "
 			     "path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", "isissiNNs",
-			     l->bid, dev, port, kind, names[i], num(line, 0),
-			     v2 ? num(v2, 0) : (int64_t)-1, v2 ? ims : (int64_t)-1,
+			     l->bid, dev, port, kind, names[i], cnum(line),
+			     v2 ? cnum(v2) : (int64_t)-1, v2 ? ims : (int64_t)-1,
 			     p);
 	}
 	free(names);
@@ -346,8 +360,8 @@ static int netdev_stats(struct ld *l, const char *nd, const struct jv *e,
 			rc = ld_exec(l, "INSERT OR REPLACE INTO netdev_stats "
 				     "(bundle_id, netdev, source, name, value, value2, "
 				     "interval_ms) VALUES (?, ?, 'sysfs', ?, ?, ?, ?)",
-				     "issiNN", l->bid, nd, names[i], num(line, 0),
-				     v2 ? num(v2, 0) : (int64_t)-1,
+				     "issiNN", l->bid, nd, names[i], cnum(line),
+				     v2 ? cnum(v2) : (int64_t)-1,
 				     v2 ? ims : (int64_t)-1);
 		}
 		free(names);
