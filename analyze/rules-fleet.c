@@ -645,12 +645,14 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int distinct_nodes(const struct sample *s, size_t n)
+/* whether the samples come from at least `enough` bundles (stops there:
+ * counting all of 2,000 pairwise was a second of a fleet report) */
+static int distinct_nodes(const struct sample *s, size_t n, int enough)
 {
 	size_t i, j;
 	int k = 0;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && k < enough; i++) {
 		for (j = 0; j < i && s[j].bid != s[i].bid; j++)
 			;
 		k += j == i;
@@ -669,8 +671,9 @@ static void counter_group(struct rctx *rc, const char *cls, const char *name,
 	double *v, med, mad, limit;
 	size_t i;
 
-	if (n < 2 || distinct_nodes(s, n) <
-	    (int)threshold(rc->db, "fleet_min_nodes"))
+	int enough = (int)threshold(rc->db, "fleet_min_nodes");
+
+	if (n < 2 || distinct_nodes(s, n, enough) < enough)
 		return;
 	v = xrealloc(NULL, n * sizeof(*v));
 	for (i = 0; i < n; i++)
@@ -686,7 +689,7 @@ static void counter_group(struct rctx *rc, const char *cls, const char *name,
 	for (i = 0; i < n; i++) {
 		int64_t fid;
 
-		if (s[i].rate <= limit)
+		if (s[i].rate <= limit || !s[i].comp)
 			continue;
 		fid = finding_add(rc, s[i].bid, -1, s[i].comp, "%s %s: %.3g per "
 				  "hour of uptime; class %s median %.3g, MAD %.3g "
@@ -713,7 +716,7 @@ static int fleet_counters(struct rctx *rc)
 	struct sample *s = NULL;
 	char *cls = NULL, *name = NULL, *comp = NULL;
 	sqlite3_stmt *st;
-	size_t n = 0;
+	size_t n = 0, alloc = 0;
 
 	if (fleet_nodes(rc->db) < 0)
 		return -1;
@@ -741,14 +744,23 @@ static int fleet_counters(struct rctx *rc)
 			name = xstrdup(m);
 			comp = xstrdup(p);
 		}
-		s = xrealloc(s, (n + 1) * sizeof(*s));
+		if (n == alloc) {
+			alloc = alloc ? alloc * 2 : 256;
+			s = xrealloc(s, alloc * sizeof(*s));
+		}
 		x = &s[n++];
+		memset(x, 0, sizeof(*x));
 		x->bid = sqlite3_column_int64(st, 0);
-		x->node = xstrdup((const char *)sqlite3_column_text(st, 1));
-		x->comp = xstrdup((const char *)sqlite3_column_text(st, 3));
 		x->rate = sqlite3_column_double(st, 5);
 		x->raw = sqlite3_column_int64(st, 6);
-		x->path = xstrdup((const char *)sqlite3_column_text(st, 7));
+		/* a rate of zero (most rows) is never above the limit (the
+		 * median plus at least counter_min_per_hour): its names are
+		 * not needed */
+		if (x->rate > 0) {
+			x->node = xstrdup((const char *)sqlite3_column_text(st, 1));
+			x->comp = xstrdup((const char *)sqlite3_column_text(st, 3));
+			x->path = xstrdup((const char *)sqlite3_column_text(st, 7));
+		}
 	}
 	db_done(st);
 	free(s);
