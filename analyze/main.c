@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "bundle.h"
 #include "db.h"
+#include "fingerprint.h"
 #include "jsonp.h"
 #include "json.h"
 #include "load.h"
@@ -229,7 +230,11 @@ static int load_and_diagnose(sqlite3 *db, struct args *a,
 			"('expect_hcas', ?)", "d", (double)n);
 	}
 	load_files(db, a->files, a->nfiles, progress, st);
-	return rules_run(db, st->new_ids, st->nnew);
+	if (rules_run(db, st->new_ids, st->nnew) < 0)
+		return -1;
+	/* the fleet comparison's per-bundle part, once, when the bundle
+	 * arrives (a report would otherwise compute it on first use) */
+	return st->nnew ? fingerprint_update(db, st->new_ids, st->nnew) : 0;
 }
 
 /* the baseline: a bundle (loaded like the others, not reported unless
