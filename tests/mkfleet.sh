@@ -46,9 +46,10 @@ trap 'rm -rf "$tmp"' EXIT
 "$TOP/tests/fixtures/mknode.sh" roce-pfc "$tmp/base-roce-pfc"
 
 # identity NODE INDEX: hostname, machine-id, boot_id, node descriptions,
-# host addresses, GUIDs and MACs of this node (index 1 keeps the
-# fixture's; two nodes sharing a GUID or a MAC is a finding of its own,
-# DUPLICATE_GUID / DUPLICATE_ADDRESS)
+# host addresses, GUIDs and MACs of this node, none of them the fixture's
+# (the single-node samples keep those, and make demo reports them together
+# with the fleet: two nodes sharing a GUID or an address is a finding of
+# its own, DUPLICATE_GUID / DUPLICATE_ADDRESS)
 identity() {
 	local n=$1 i=$2 R=$tmp/$1 h f d g
 	h=$(printf '%s' "$n" | sha256sum | cut -c1-64)
@@ -64,20 +65,20 @@ identity() {
 	# verbs (9c63:c003:00e1:7a00), GIDs and link-local addresses, IPoIB
 	# hardware addresses (..:c0:03:00:e1:7a:00), RoCE MACs (b8:3f:d2:4a:..)
 	case $n in
-	gpu-*)	printf -v g '%02x' $((0xe0 + i))
+	gpu-*)	printf -v g '%02x' $((0xf0 + i))
 		grep -rlI 'c003:00e1:\|c0:03:00:e1:' "$R/sys" "$R/rdma-collect" |
 			xargs -r sed -i "s/c003:00e1:/c003:00$g:/g; s/c0:03:00:e1:/c0:03:00:$g:/g" ;;
-	roce-*)	printf -v g '%02x' $((0x49 + i))
+	roce-*)	printf -v g '%02x' $((0x50 + i))
 		grep -rlI 'd203:004a:\|d2:4a:6c\|fe4a:6c2' "$R/sys" "$R/rdma-collect" |
 			xargs -r sed -i "s/d203:004a:/d203:00$g:/g; s/d2:4a:6c/d2:$g:6c/g; s/fe4a:6c2/fe$g:6c2/g" ;;
 	esac
 	case $n in
-	gpu-*)	# IPoIB and eno1 host part .107 -> .(100+i)
-		sed -i "s/\.107\"/.$((100 + i))\"/" "$f" ;;
-	roce-*)	# RoCE host part .21 -> .(20+i), also in the IPv4 GIDs
+	gpu-*)	# IPoIB and eno1 host part .107 -> .(110+i)
+		sed -i "s/\.107\"/.$((110 + i))\"/" "$f" ;;
+	roce-*)	# RoCE host part .21 -> .(30+i), also in the IPv4 GIDs
 		local x
-		printf -v x '%02x' $((20 + i))
-		sed -i "s/\(192\.168\.1[01]\)\.21\"/\1.$((20 + i))\"/; s/10\.20\.1\.12\"/10.20.1.$((10 + i))\"/" "$f"
+		printf -v x '%02x' $((30 + i))
+		sed -i "s/\(192\.168\.1[01]\)\.21\"/\1.$((30 + i))\"/; s/10\.20\.1\.12\"/10.20.1.$((20 + i))\"/" "$f"
 		sed -i "s/c0a8:0a15/c0a8:0a$x/; s/c0a8:0b15/c0a8:0b$x/" \
 			"$R"/sys/class/infiniband/*/ports/1/gids/2 \
 			"$R"/sys/class/infiniband/*/ports/1/gids/3 \
