@@ -121,77 +121,11 @@ static sqlite3_stmt *prepare(sqlite3 *db, const char *sql)
 	die("statement cache full");
 }
 
-static sqlite3_stmt *vbind(sqlite3 *db, const char *sql, const char *types,
-			   va_list ap)
-{
-	sqlite3_stmt *st = prepare(db, sql);
-	int i;
-
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	for (i = 0; types && types[i]; i++) {
-		int k = i + 1;
-
-		switch (types[i]) {
-		case 'i':
-			sqlite3_bind_int64(st, k, va_arg(ap, int64_t));
-			break;
-		case 'N': {
-			int64_t v = va_arg(ap, int64_t);
-
-			if (v < 0)
-				sqlite3_bind_null(st, k);
-			else
-				sqlite3_bind_int64(st, k, v);
-			break;
-		}
-		case 'd':
-			sqlite3_bind_double(st, k, va_arg(ap, double));
-			break;
-		case 'D': {
-			double v = va_arg(ap, double);
-
-			if (v < 0)
-				sqlite3_bind_null(st, k);
-			else
-				sqlite3_bind_double(st, k, v);
-			break;
-		}
-		case 's': {
-			const char *s = va_arg(ap, const char *);
-
-			if (s)
-				sqlite3_bind_text(st, k, s, -1, SQLITE_TRANSIENT);
-			else
-				sqlite3_bind_null(st, k);
-			break;
-		}
-		case 'n':
-			sqlite3_bind_null(st, k);
-			break;
-		default:
-			die("db: bad type letter '%c'", types[i]);
-		}
-	}
-	return st;
-}
-
-static int step_done(sqlite3 *db, sqlite3_stmt *st)
-{
-	int rc;
-
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		;
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
-		error("database: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	return 0;
-}
-
-int db_exec_args(sqlite3 *db, const char *sql, const char *types,
-		 const union db_arg *a)
+/* bind one argument per type letter ('n' takes none); text is copied
+ * by SQLite unless the caller keeps it alive until the statement is reset
+ * (keep = SQLITE_STATIC) */
+static sqlite3_stmt *bind(sqlite3 *db, const char *sql, const char *types,
+			  const union db_arg *a, sqlite3_destructor_type keep)
 {
 	sqlite3_stmt *st = prepare(db, sql);
 	int i;
@@ -224,7 +158,7 @@ int db_exec_args(sqlite3 *db, const char *sql, const char *types,
 			break;
 		case 's':
 			if (a->s)
-				sqlite3_bind_text(st, k, a->s, -1, SQLITE_STATIC);
+				sqlite3_bind_text(st, k, a->s, -1, keep);
 			else
 				sqlite3_bind_null(st, k);
 			a++;
@@ -236,7 +170,55 @@ int db_exec_args(sqlite3 *db, const char *sql, const char *types,
 			die("db: bad type letter '%c'", types[i]);
 		}
 	}
-	return step_done(db, st);
+	return st;
+}
+
+#define MAX_ARGS 64
+
+static sqlite3_stmt *vbind(sqlite3 *db, const char *sql, const char *types,
+			   va_list ap)
+{
+	union db_arg a[MAX_ARGS];
+	size_t i, n = 0;
+
+	for (i = 0; types && types[i]; i++) {
+		if (n == MAX_ARGS)
+			die("db: more than %d arguments", MAX_ARGS);
+		switch (types[i]) {
+		case 'i':
+		case 'N':
+			a[n++].i = va_arg(ap, int64_t);
+			break;
+		case 'd':
+		case 'D':
+			a[n++].d = va_arg(ap, double);
+			break;
+		case 's':
+			a[n++].s = va_arg(ap, const char *);
+			break;
+		}
+	}
+	return bind(db, sql, types, a, SQLITE_TRANSIENT);
+}
+
+static int step_done(sqlite3 *db, sqlite3_stmt *st)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		error("database: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
+int db_exec_args(sqlite3 *db, const char *sql, const char *types,
+		 const union db_arg *a)
+{
+	return step_done(db, bind(db, sql, types, a, SQLITE_STATIC));
 }
 
 int db_vexec(sqlite3 *db, const char *sql, const char *types, va_list ap)

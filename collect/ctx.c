@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -583,4 +584,65 @@ int ctx_read_host(struct ctx *c, const char *path, struct buf *out)
 		return -errno;
 	}
 	return read_fd(c, fd, out, NULL);
+}
+
+/* --- a library's messages --- */
+
+void ctx_quiet_begin(struct ctx_quiet *q, const char *name)
+{
+	q->saved = -1;
+	q->fd = memfd_create(name, MFD_CLOEXEC);
+	if (q->fd < 0)
+		return;
+	fflush(stderr);
+	q->saved = dup(STDERR_FILENO);
+	if (q->saved < 0 || dup2(q->fd, STDERR_FILENO) < 0) {
+		if (q->saved >= 0)
+			close(q->saved);
+		close(q->fd);
+		q->fd = q->saved = -1;
+	}
+}
+
+void ctx_quiet_read(struct ctx_quiet *q, struct buf *out, size_t max)
+{
+	char chunk[4096];
+	off_t off = 0;
+	ssize_t n;
+
+	if (q->fd < 0)
+		return;
+	fflush(stderr);
+	while (out->len < max &&
+	       (n = pread(q->fd, chunk, sizeof(chunk), off)) > 0) {
+		buf_add(out, chunk, (size_t)n);
+		off += n;
+	}
+}
+
+void ctx_quiet_end(struct ctx_quiet *q)
+{
+	if (q->fd < 0)
+		return;
+	fflush(stderr);
+	dup2(q->saved, STDERR_FILENO);
+	close(q->saved);
+	close(q->fd);
+	q->fd = q->saved = -1;
+}
+
+void ctx_quiet_note(struct ctx *c, struct ctx_quiet *q, const char *key,
+		    size_t max)
+{
+	struct buf msg = BUF_INIT;
+	size_t n;
+
+	ctx_quiet_read(q, &msg, max);
+	ctx_quiet_end(q);
+	n = msg.len < max ? msg.len : max;
+	while (n > 0 && (msg.buf[n - 1] == '\n' || msg.buf[n - 1] == ' '))
+		n--;
+	if (n)
+		ctx_note(c, key, "%.*s", (int)n, msg.buf);
+	buf_release(&msg);
 }

@@ -96,7 +96,7 @@ struct fabric_scan {
 	char why_budget[96];
 	struct buf errors;	/* JSON strings, comma-separated */
 	unsigned nerrors, errors_dropped;
-	int stderr_fd, saved_fd;
+	struct ctx_quiet quiet;	/* the libraries' messages (lost SMPs) */
 };
 
 static void fab_error(struct fabric_scan *f, const char *fmt, ...)
@@ -200,54 +200,6 @@ static int fablib_load(struct ctx *c, struct fablib *l)
 		return -1;
 	}
 	return 0;
-}
-
-/* --- the libraries' messages --- */
-
-/* libibnetdisc and libibmad print their errors (a lost SMP among them)
- * to stderr: they go to a memory file, to be counted and kept */
-static void quiet_begin(struct fabric_scan *f)
-{
-	f->saved_fd = -1;
-	f->stderr_fd = memfd_create("fabric-stderr", MFD_CLOEXEC);
-	if (f->stderr_fd < 0)
-		return;
-	fflush(stderr);
-	f->saved_fd = dup(STDERR_FILENO);
-	if (f->saved_fd < 0 || dup2(f->stderr_fd, STDERR_FILENO) < 0) {
-		if (f->saved_fd >= 0)
-			close(f->saved_fd);
-		close(f->stderr_fd);
-		f->stderr_fd = f->saved_fd = -1;
-	}
-}
-
-/* the messages so far, NUL-terminated, in out (at most FABRIC_MSG_MAX) */
-static void quiet_read(struct fabric_scan *f, struct buf *out)
-{
-	char chunk[4096];
-	off_t off = 0;
-	ssize_t n;
-
-	if (f->stderr_fd < 0)
-		return;
-	fflush(stderr);
-	while (out->len < FABRIC_MSG_MAX &&
-	       (n = pread(f->stderr_fd, chunk, sizeof(chunk), off)) > 0) {
-		buf_add(out, chunk, (size_t)n);
-		off += n;
-	}
-}
-
-static void quiet_end(struct fabric_scan *f)
-{
-	if (f->stderr_fd < 0)
-		return;
-	fflush(stderr);
-	dup2(f->saved_fd, STDERR_FILENO);
-	close(f->saved_fd);
-	close(f->stderr_fd);
-	f->stderr_fd = f->saved_fd = -1;
 }
 
 /* --- the budget --- */
@@ -883,14 +835,14 @@ static int scan(struct fabric_scan *f, const char *ca, int port)
 		f->budget_out = 1;
 		xsnprintf(reason, sizeof(reason), "%s during discovery",
 			  f->why_budget);
-		quiet_read(f, &msg);
+		ctx_quiet_read(&f->quiet, &msg, FABRIC_MSG_MAX);
 		walk_errors(f, &msg);
 		write_doc(f, ca, port, "partial", reason, &nodes);
 		buf_release(&msg);
 		ctx_reason(f->c, "%s", reason);
 		return SRC_PARTIAL;
 	}
-	quiet_read(f, &msg);
+	ctx_quiet_read(&f->quiet, &msg, FABRIC_MSG_MAX);
 	lost = walk_errors(f, &msg);
 	if (!w->fabric) {
 		const char *m = msg.buf, *e;
@@ -981,7 +933,7 @@ static int collect(struct ctx *c)
 	f.c = c;
 	buf_init(&f.errors, 0);
 	budget_init(&f);
-	quiet_begin(&f);
+	ctx_quiet_begin(&f.quiet, "fabric-stderr");
 	ctx_progress(c, "", "dlopen libibnetdisc");
 	if (fablib_load(c, &f.l) < 0) {
 		res = SRC_ABSENT;
@@ -993,7 +945,7 @@ static int collect(struct ctx *c)
 	}
 	res = scan(&f, ca, port);
 out:
-	quiet_end(&f);
+	ctx_quiet_end(&f.quiet);
 	scan_release(&f);
 	/* the libraries stay loaded: a walk thread may still run */
 	return res;

@@ -68,8 +68,7 @@ struct madlib {
 	uint32_t (*get_field)(void *buf, int off, enum MAD_FIELDS f);
 	uint64_t (*get_field64)(void *buf, int off, enum MAD_FIELDS f);
 	const char *(*field_name)(enum MAD_FIELDS f);
-	int stderr_fd;		/* libibmad's warnings go here, or -1 */
-	int saved_fd;
+	struct ctx_quiet quiet;	/* libibmad's warnings */
 };
 
 /* who a MAD goes to; one that timed out is not asked again */
@@ -113,48 +112,6 @@ static void ev_error(struct port_ev *e, const char *what, const char *fmt, ...)
 	vsnprintf(e->err[e->nerr].why, sizeof(e->err[e->nerr].why), fmt, ap);
 	va_end(ap);
 	e->nerr++;
-}
-
-/* --- the library's own messages --- */
-
-/* libibmad prints a warning to stderr for every MAD that fails: keep them
- * in a memory file and make them a note, the collector prints nothing */
-static void quiet_begin(struct madlib *m)
-{
-	m->saved_fd = -1;
-	m->stderr_fd = memfd_create("libibmad-stderr", MFD_CLOEXEC);
-	if (m->stderr_fd < 0)
-		return;
-	fflush(stderr);
-	m->saved_fd = dup(STDERR_FILENO);
-	if (m->saved_fd < 0 || dup2(m->stderr_fd, STDERR_FILENO) < 0) {
-		if (m->saved_fd >= 0)
-			close(m->saved_fd);
-		close(m->stderr_fd);
-		m->stderr_fd = m->saved_fd = -1;
-	}
-}
-
-static void quiet_end(struct ctx *c, struct madlib *m)
-{
-	char msg[MAD_MSG_MAX + 1];
-	ssize_t n;
-
-	if (m->stderr_fd < 0)
-		return;
-	fflush(stderr);
-	dup2(m->saved_fd, STDERR_FILENO);
-	close(m->saved_fd);
-	n = pread(m->stderr_fd, msg, MAD_MSG_MAX, 0);
-	close(m->stderr_fd);
-	m->stderr_fd = m->saved_fd = -1;
-	if (n <= 0)
-		return;
-	while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-		n--;
-	msg[n] = 0;
-	if (n)
-		ctx_note(c, "libibmad.messages", "%s", msg);
 }
 
 /* --- loading --- */
@@ -815,12 +772,12 @@ static int collect(struct ctx *c)
 	if (ctx_is_root(c))
 		return collect_stored(c);
 	memset(&m, 0, sizeof(m));
-	m.stderr_fd = m.saved_fd = -1;
+	m.quiet.fd = m.quiet.saved = -1;
 	ctx_progress(c, "", "dlopen " UMAD_LIB ", " MAD_LIB);
 	res = madlib_load(c, &m);
 	if (res)
 		goto out;
-	quiet_begin(&m);
+	ctx_quiet_begin(&m.quiet, "libibmad-stderr");
 	ctx_progress(c, "", "umad_get_cas_names");
 	cas = xcalloc(MAD_MAX_CAS, sizeof(*cas));
 	n = m.umad_init() < 0 ? -1 : m.get_cas_names(cas, MAD_MAX_CAS);
@@ -829,7 +786,7 @@ static int collect(struct ctx *c)
 		if (name_ok(cas[i]))
 			collect_ca(c, &m, cas[i], &t);
 	}
-	quiet_end(c, &m);
+	ctx_quiet_note(c, &m.quiet, "libibmad.messages", MAD_MSG_MAX);
 	res = result(c, &t);
 out:
 	free(cas);

@@ -45,8 +45,7 @@ struct verbs {
 	int (*query_gid_ex)(struct ibv_context *ctx, uint32_t port,
 			    uint32_t index, struct ibv_gid_entry *entry,
 			    uint32_t flags, size_t size);
-	int stderr_fd;		/* the library's messages go here, or -1 */
-	int saved_fd;
+	struct ctx_quiet quiet;	/* the library's messages */
 };
 
 /* ibv_port_attr with room for what newer libraries add at its end
@@ -73,48 +72,6 @@ static void dev_error(struct dev_errors *e, const char *what, int err)
 	xsnprintf(e->v[e->n].what, sizeof(e->v[e->n].what), "%s", what);
 	e->v[e->n].err = err;
 	e->n++;
-}
-
-/* --- the library's own messages (driver load warnings) --- */
-
-/* send what libibverbs prints to stderr into a memory file, so the
- * collector prints nothing and the messages become a note */
-static void quiet_begin(struct verbs *v)
-{
-	v->stderr_fd = memfd_create("libibverbs-stderr", MFD_CLOEXEC);
-	v->saved_fd = -1;
-	if (v->stderr_fd < 0)
-		return;
-	fflush(stderr);
-	v->saved_fd = dup(STDERR_FILENO);
-	if (v->saved_fd < 0 || dup2(v->stderr_fd, STDERR_FILENO) < 0) {
-		if (v->saved_fd >= 0)
-			close(v->saved_fd);
-		close(v->stderr_fd);
-		v->stderr_fd = v->saved_fd = -1;
-	}
-}
-
-static void quiet_end(struct ctx *c, struct verbs *v)
-{
-	char msg[VERBS_MSG_MAX + 1];
-	ssize_t n;
-
-	if (v->stderr_fd < 0)
-		return;
-	fflush(stderr);
-	dup2(v->saved_fd, STDERR_FILENO);
-	close(v->saved_fd);
-	n = pread(v->stderr_fd, msg, VERBS_MSG_MAX, 0);
-	close(v->stderr_fd);
-	v->stderr_fd = v->saved_fd = -1;
-	if (n <= 0)
-		return;
-	while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-		n--;
-	msg[n] = 0;
-	if (n)
-		ctx_note(c, "libibverbs.messages", "%s", msg);
 }
 
 /* --- loading --- */
@@ -613,11 +570,12 @@ static int collect(struct ctx *c)
 	if (ctx_is_root(c))
 		return collect_stored(c);
 	memset(&v, 0, sizeof(v));
-	v.stderr_fd = v.saved_fd = -1;
+	v.quiet.fd = v.quiet.saved = -1;
 	ctx_progress(c, "", "dlopen " VERBS_LIB);
-	quiet_begin(&v);
+	ctx_quiet_begin(&v.quiet, "libibverbs-stderr");
 	if (verbs_load(c, &v) < 0) {
-		quiet_end(c, &v);
+		ctx_quiet_note(c, &v.quiet, "libibverbs.messages",
+			       VERBS_MSG_MAX);
 		devices_json(c, v.h ? "error" : "absent", c->reason, NULL, 0,
 			     NULL);
 		res = v.h ? SRC_ERROR : SRC_ABSENT;
@@ -627,7 +585,7 @@ static int collect(struct ctx *c)
 	errno = 0;
 	list = v.get_device_list(&n);
 	err = errno;
-	quiet_end(c, &v);
+	ctx_quiet_note(c, &v.quiet, "libibverbs.messages", VERBS_MSG_MAX);
 	if (!list || n <= 0) {
 		if (!list && err && err != ENOSYS && err != ENODEV) {
 			ctx_reason(c, "ibv_get_device_list failed: %s (%s)",
@@ -680,9 +638,10 @@ static int collect(struct ctx *c)
 		ctx_progress(c, name, "verbs query (ibv_open_device, "
 			     "ibv_query_device, ibv_query_port, ibv_query_gid)");
 		buf_reset(&doc);
-		quiet_begin(&v);
+		ctx_quiet_begin(&v.quiet, "libibverbs-stderr");
 		err = dev_json(c, &v, list[i], name, &doc);
-		quiet_end(c, &v);
+		ctx_quiet_note(c, &v.quiet, "libibverbs.messages",
+			       VERBS_MSG_MAX);
 		ctx_emit_buf(c, p, &doc);
 		if (!err)
 			ok++;

@@ -146,6 +146,24 @@ int ctx_read_host(struct ctx *c, const char *path, struct buf *out);
  * returns files copied, or -ENOENT when the root has no stored form */
 int ctx_stored(struct ctx *c, const char *sub);
 
+/* --- a library's messages --- */
+
+/* what a library prints on stderr (libibverbs' driver warnings, libibmad's
+ * failed MADs) goes into a memory file while q is open, so the collector
+ * itself prints nothing; the messages become a note or evidence.  A
+ * struct ctx_quiet starts with fd = saved = -1. */
+struct ctx_quiet {
+	int fd, saved;
+};
+void ctx_quiet_begin(struct ctx_quiet *q, const char *name);
+/* what came so far, appended to out, while out holds less than max bytes */
+void ctx_quiet_read(struct ctx_quiet *q, struct buf *out, size_t max);
+void ctx_quiet_end(struct ctx_quiet *q);
+/* ctx_quiet_end, and what came (its first max bytes, trailing newlines
+ * and spaces cut) as the note key, if anything came */
+void ctx_quiet_note(struct ctx *c, struct ctx_quiet *q, const char *key,
+		    size_t max);
+
 /* --- talking to the runner --- */
 
 /* what the source is about to touch: key names a device ("mlx5_3",
