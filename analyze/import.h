@@ -1,0 +1,142 @@
+/* import: evidence rdma-collect did not write -- a sos report, a
+ * sysinfo-snapshot, an ibdiagnet output folder, a folder of pasted command
+ * outputs -- turned, in memory, into the bundle layout of schema/BUNDLE.md.
+ * Every extractor, rule and view then reads it unchanged; what an import
+ * cannot supply is simply absent, and the checks that needed it are
+ * skipped with the reason the synthesized manifest gives.
+ *
+ * The pieces:
+ *  - import.c: detection of the kind, reading the input (archive or
+ *    folder) into memory under the bundle limits, the builder below, the
+ *    synthesized manifest, provenance (which input file each entry came
+ *    from), and the table of parsers.
+ *  - one parser per tool output (imp-ib.c, imp-host.c, imp-sysinfo.c,
+ *    imp-ibdiag.c, ...): text in, bundle entries out, through the builder.
+ *
+ * Strength: an entry copied from a raw file (sos keeps copies of sysfs and
+ * /proc) is IMP_RAW; one derived from a tool's text is IMP_DERIVED.  A raw
+ * entry always wins over a derived one at the same path, whatever order
+ * they arrive in; between two of the same strength the later one wins.
+ */
+#ifndef RDMA_ANALYZE_IMPORT_H
+#define RDMA_ANALYZE_IMPORT_H
+
+#include <stddef.h>
+
+#include "breader.h"
+
+struct imp;			/* a bundle under construction */
+
+enum imp_strength { IMP_DERIVED = 0, IMP_RAW = 1 };
+
+/* A parser: text is NUL-terminated (len bytes); origin names the input
+ * file ("sos_commands/infiniband/ibstat", "ethtool -S ens1f0np0.txt") for
+ * provenance; arg is what the name pattern's '*' matched (the interface of
+ * "ethtool -S IFACE", the device of "mlxlink -d DEV"), or NULL.
+ * Returns 0 when it added evidence, 1 when the text is not this tool's
+ * output (nothing added; the caller records "not recognized"), -1 on a
+ * limit or memory failure (the import fails with the builder's error). */
+typedef int (*imp_parse_fn)(struct imp *im, const char *text, size_t len,
+			    const char *origin, const char *arg);
+
+/* A row of a parser table.  names: '|'-separated patterns matched against
+ * the normalized file name (see imp_normalize); at most one '*', which
+ * matches one or more characters and is passed as arg.  source: the
+ * rdma-collect source the evidence belongs to ("sysfs", "verbs", "pci",
+ * ...); the import marks it "ok" (or "partial") in the manifest. */
+struct imp_parser {
+	const char *tool;	/* "ibstat": for messages and docs */
+	const char *names;	/* "ibstat|ibstat_-v" */
+	const char *source;
+	imp_parse_fn parse;
+};
+
+/* the parser tables, each ended by a row with tool == NULL */
+extern const struct imp_parser imp_parsers_ib[];	/* imp-ib.c */
+extern const struct imp_parser imp_parsers_host[];	/* imp-host.c */
+extern const struct imp_parser imp_parsers_fabric[];	/* imp-ibdiag.c */
+
+/* A file name as the parser tables see it: the last path part, without a
+ * trailing ".txt", ".out" or ".log", every run of spaces and underscores
+ * made one '_', so "ethtool -S ens1f0np0.txt", "ethtool_-S_ens1f0np0" and
+ * sos's "ethtool_-S_ens1f0np0" all read "ethtool_-S_ens1f0np0".  out has
+ * room for n bytes; returns out. */
+char *imp_normalize(const char *name, char *out, size_t n);
+
+/* --- the builder (import.c) --- */
+
+/* add a file at a bundle path ("sys/class/infiniband/mlx5_0/fw_ver"); the
+ * bytes are copied.  0, or -1 when a limit is reached (then the import
+ * fails with one line). */
+int imp_put(struct imp *im, const char *path, const char *data, size_t len,
+	    const char *origin, enum imp_strength s);
+/* the same with the content printf-formatted (derived) */
+int imp_putf(struct imp *im, const char *origin, const char *path,
+	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* a symlink at path with target text (as the kernel would give it) */
+int imp_link(struct imp *im, const char *path, const char *target,
+	     const char *origin);
+/* what is at path so far (a file's bytes, NUL-terminated), or NULL */
+const char *imp_get(const struct imp *im, const char *path, size_t *len);
+/* the names directly under dir so far, sorted; returns the count and a
+ * malloc'ed array (the strings belong to the builder) */
+size_t imp_list(const struct imp *im, const char *dir, const char ***names);
+
+/* The PCI function of a device: makes sys/bus/pci/devices/<bdf> a link
+ * to the function's folder and returns that folder's bundle path
+ * ("sys/devices/pci0000:b0/0000:b1:00.0") in out.  imp_ibdev_pci() also
+ * links sys/class/infiniband/<ibdev>/device to it, as the kernel does. */
+const char *imp_pci_dir(struct imp *im, const char *bdf, char *out, size_t n);
+int imp_ibdev_pci(struct imp *im, const char *ibdev, const char *bdf,
+		  const char *origin);
+
+/* The manifest: a source's status ("ok", "partial", "absent") and reason.
+ * Every source starts "absent" with the reason "not in this <kind>". */
+void imp_source(struct imp *im, const char *source, const char *status,
+		const char *reason);
+/* identity facts: "hostname", "kernel_release", "boot_id", "machine_id",
+ * "collected_at" (ISO 8601 UTC), "uptime_s"; the first value given wins */
+void imp_ident(struct imp *im, const char *key, const char *value);
+/* a remark kept in the manifest's import.notes ("ibstat: port 3: no
+ * Rate line") */
+void imp_note(struct imp *im, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* --- inputs and kinds --- */
+
+/* one input file: its name relative to the input's top folder (an
+ * archive's single top folder is dropped), its bytes (NUL-terminated) */
+struct imp_in {
+	const char *name;
+	const char *data;
+	size_t len;
+};
+
+/* One input file through the generic rule (import.c): a raw copy of a
+ * node file (a name under sys/, proc/, etc/, dev/ as sos keeps them) goes
+ * in as IMP_RAW at that path; any other name is normalized and given to
+ * the first parser whose pattern matches.  Kinds that cut their own files
+ * out of bigger ones (a sysinfo-snapshot HTML page) feed the pieces here
+ * under the command's name.  0 parsed or copied, 1 nobody knew it (noted),
+ * -1 failure. */
+int imp_feed(struct imp *im, const char *name, const char *data, size_t len);
+
+/* Kind handlers, called by imp_open with every input file (sorted by
+ * name) when imp_detect found that kind; each feeds what it recognizes
+ * (through imp_feed or the builder) and returns 0, or -1 on failure.
+ * "sos" and "outputs" use imp_feed on every file and need no handler. */
+int imp_kind_sysinfo(struct imp *im, const struct imp_in *v, size_t n);
+int imp_kind_ibdiag(struct imp *im, const struct imp_in *v, size_t n);
+
+/* --- the entry point (import.c) --- */
+
+/* Is path something import can read (a folder or archive of a known kind,
+ * not an rdma-collect bundle)?  Returns the kind name ("sos",
+ * "sysinfo-snapshot", "ibdiagnet", "outputs") or NULL. */
+const char *imp_detect(const char *path);
+/* Read path and build a bundle_r from it (br_free releases it); same
+ * contract as br_open: 0, or -1 with a one-line reason in err. */
+int imp_open(const char *path, const struct br_limits *lim,
+	     struct bundle_r **out, char *err, size_t errlen);
+
+#endif
