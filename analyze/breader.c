@@ -97,10 +97,30 @@ static char *clean_path(const char *p, size_t max)
 	return xstrndup(p, n);
 }
 
+/* by path, then in tar order: every path points into its own header in
+ * the one decompressed tar, so a later entry has a higher address */
 static int cmp_entry(const void *a, const void *b)
 {
-	return strcmp(((const struct br_entry *)a)->path,
-		      ((const struct br_entry *)b)->path);
+	const char *pa = ((const struct br_entry *)a)->path;
+	const char *pb = ((const struct br_entry *)b)->path;
+	int c = strcmp(pa, pb);
+
+	return c ? c : (pa > pb) - (pa < pb);
+}
+
+/* a path given twice keeps its last entry, as tar -x leaves it on disk;
+ * the earlier ones are counted as ignored */
+static void drop_duplicates(struct bundle_r *b)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < b->n; i++) {
+		if (i + 1 < b->n && !strcmp(b->v[i].path, b->v[i + 1].path))
+			b->ignored++;
+		else
+			b->v[n++] = b->v[i];
+	}
+	b->n = n;
 }
 
 static const struct br_entry *find(const struct bundle_r *b, const char *path)
@@ -577,8 +597,7 @@ int br_open(const char *file, const struct br_limits *lim,
 	    read_tar(b, lim, err, errlen) < 0)
 		goto out;
 	qsort(b->v, b->n, sizeof(*b->v), cmp_entry);
-	/* duplicate paths: the first in sorted order stays, as on disk the
-	 * last would; either way one, and deterministic */
+	drop_duplicates(b);
 	{
 		const struct br_entry *m = find(b, BUNDLE_MANIFEST);
 

@@ -138,7 +138,8 @@ static int list_one(const char *path)
 	}
 	if (b->ignored)
 		printf("%s: %zu entries, %zu left out (unsafe paths, hard links, "
-		       "devices, FIFOs)\n", path, b->n, b->ignored);
+		       "devices, FIFOs, earlier copies of a path)\n", path,
+		       b->n, b->ignored);
 	else
 		printf("%s: %zu entries\n", path, b->n);
 	br_free(b);
