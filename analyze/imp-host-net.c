@@ -1,0 +1,748 @@
+/* imp-host-net: the netdev source's evidence from tool text --
+ *   ethtool -S IF   "NIC statistics:" and "     %.*s: %llu" (ethtool's
+ *                   do_gstats; names up to 32 bytes, trailing spaces kept)
+ *   ethtool -i IF   "driver: ...", "bus-info: ..." (dump_drvinfo)
+ *   ethtool -a IF   "Pause parameters for IF:", "Autonegotiate:", "RX:",
+ *                   "TX:" (dump_pause)
+ *   ethtool IF      "Settings for IF:", Speed, Duplex, Port,
+ *                   Auto-negotiation, PHYAD, Transceiver, Link detected
+ * into rdma-collect/ethtool/IF.json (each part merged into what an earlier
+ * file gave); `dcb [-s] pfc show dev IF` (iproute2 dcb_pfc.c) into
+ * rdma-collect/dcb/IF.json; `ip addr`, `ip -o addr`, `ip -j addr` and
+ * `ip link` into rdma-collect/net/addresses.json and the interfaces'
+ * sysfs attributes (ifindex, mtu, operstate, address, type), which raw
+ * copies of sysfs replace when an archive has them.
+ *
+ * A netdev is in the bundle when sys/class/net/IF holds something: ip's
+ * attributes, ethtool's speed/duplex/carrier, or the device link ethtool
+ * -i's bus-info gives ("../../../bus/pci/devices/<bdf>").  ethtool -S
+ * alone names no such thing; its stats are kept (show ethtool -S) and a
+ * note says the netdev has no sysfs folder.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "imp-host.h"
+#include "json.h"
+#include "jsonp.h"
+#include "util.h"
+
+static int ifname_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	/* IFNAMSIZ 16: at most 15 bytes, no '/', no blanks */
+	return n && n < 16 && !strpbrk(s, "/ \t:") && strcmp(s, ".") &&
+	       strcmp(s, "..");
+}
+
+static int ethtool_put(struct imp *im, const char *ifn, const char *origin,
+		       const char *key, const char *value)
+{
+	char p[128];
+
+	snprintf(p, sizeof(p), "rdma-collect/ethtool/%s.json", ifn);
+	if (ih_json_set(im, p, origin, ifn, key, value) < 0)
+		return -1;
+	imp_source(im, "netdev", "partial", "from pasted tool outputs");
+	return 0;
+}
+
+static int sysfs_net(struct imp *im, const char *ifn, const char *origin,
+		     const char *attr, const char *value)
+{
+	char p[128];
+
+	snprintf(p, sizeof(p), "sys/class/net/%s/%s", ifn, attr);
+	return imp_putf(im, origin, p, "%s\n", value);
+}
+
+/* the first non-empty line */
+static int first_line(const char *text, size_t len, struct ih_line *l,
+		      struct ih_lines *it)
+{
+	ih_lines_init(it, text, len);
+	while (ih_next(it, l))
+		if (l->len)
+			return 1;
+	return 0;
+}
+
+int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
+		     const char *origin, const char *arg)
+{
+	struct buf out = BUF_INIT;
+	struct json j;
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	int n = 0, skipped = 0, rc = 1;
+
+	if (!l)
+		return -1;
+	if (!arg || !ifname_ok(arg) || !first_line(text, len, l, &it) ||
+	    strcmp(l->s, "NIC statistics:"))
+		goto out;
+	buf_init(&out, 16 << 20);
+	json_init(&j, &out, 0);
+	json_arr_open(&j, NULL);
+	while (ih_next(&it, l)) {
+		const char *s = ih_skip(l->s), *sep;
+		uint64_t v;
+
+		if (!l->len)
+			continue;
+		sep = strstr(s, ": ");
+		while (sep && strstr(sep + 1, ": "))	/* the last one */
+			sep = strstr(sep + 1, ": ");
+		if (l->unterminated || l->cut || s == l->s || !sep ||
+		    sep == s || sep - s > 32 ||
+		    ih_u64(sep + 2, UINT64_MAX, &v) < 0) {
+			skipped++;
+			continue;
+		}
+		json_arr_open(&j, NULL);
+		json_strn(&j, NULL, s, (size_t)(sep - s));
+		json_uint(&j, NULL, v);
+		json_arr_close(&j);
+		n++;
+	}
+	json_arr_close(&j);
+	if (out.truncated) {
+		rc = -1;
+		goto out;
+	}
+	if (skipped)
+		imp_note(im, "%s: %d lines that are no statistic left out "
+			 "(a cut last line is not trusted)", origin, skipped);
+	rc = ethtool_put(im, arg, origin, "stats", out.buf);
+out:
+	buf_release(&out);
+	free(l);
+	return rc;
+}
+
+/* "key: value" lines into out (value after one blank, may be empty) */
+static const char *kv(const char *s, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(s, key, n) || s[n] != ':')
+		return NULL;
+	return ih_skip(s + n + 1);
+}
+
+int ih_ethtool_drvinfo(struct imp *im, const char *text, size_t len,
+		       const char *origin, const char *arg)
+{
+	static const struct {
+		const char *key, *json;
+	} keys[] = {
+		{ "driver", "driver" }, { "version", "version" },
+		{ "firmware-version", "fw_version" },
+		{ "expansion-rom-version", "erom_version" },
+		{ "bus-info", "bus_info" },
+	};
+	struct buf out = BUF_INIT;
+	struct json j;
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	char bus[64] = "", p[128], tgt[96];
+	size_t i;
+	int rc = 1;
+
+	if (!l)
+		return -1;
+	if (!arg || !ifname_ok(arg) || !first_line(text, len, l, &it) ||
+	    !kv(l->s, "driver"))
+		goto out;
+	json_init(&j, &out, 0);
+	json_obj_open(&j, NULL);
+	do {
+		for (i = 0; i < ARRAY_SIZE(keys); i++) {
+			const char *v = kv(l->s, keys[i].key);
+
+			if (!v || l->cut)
+				continue;
+			json_str(&j, keys[i].json, v);
+			if (!strcmp(keys[i].key, "bus-info"))
+				snprintf(bus, sizeof(bus), "%s", v);
+		}
+	} while (ih_next(&it, l));
+	json_obj_close(&j);
+	rc = ethtool_put(im, arg, origin, "drvinfo", out.buf);
+	/* "0000:17:00.0": the netdev's PCI function */
+	if (!rc && strlen(bus) == 12 && bus[4] == ':' && bus[7] == ':' &&
+	    bus[10] == '.' && strspn(bus, "0123456789abcdef:.") == 12) {
+		snprintf(p, sizeof(p), "sys/class/net/%s/device", arg);
+		snprintf(tgt, sizeof(tgt), "../../../bus/pci/devices/%s", bus);
+		rc = imp_link(im, p, tgt, origin);
+	}
+out:
+	buf_release(&out);
+	free(l);
+	return rc;
+}
+
+static int onoff(const char *v)
+{
+	return !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? 0 : -1;
+}
+
+int ih_ethtool_pause(struct imp *im, const char *text, size_t len,
+		     const char *origin, const char *arg)
+{
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	char want[64], val[128];
+	int an = -1, rx = -1, tx = -1, rc = 1;
+	const char *v;
+
+	if (!l)
+		return -1;
+	if (!arg || !ifname_ok(arg) || !first_line(text, len, l, &it))
+		goto out;
+	snprintf(want, sizeof(want), "Pause parameters for %s:", arg);
+	if (strcmp(l->s, want))
+		goto out;
+	while (ih_next(&it, l)) {
+		if ((v = kv(l->s, "Autonegotiate")))
+			an = onoff(v);
+		else if ((v = kv(l->s, "RX")))
+			rx = onoff(v);
+		else if ((v = kv(l->s, "TX")))
+			tx = onoff(v);
+	}
+	if (an < 0 || rx < 0 || tx < 0)
+		goto out;
+	snprintf(val, sizeof(val), "{ \"autoneg\": %d, \"rx_pause\": %d, "
+		 "\"tx_pause\": %d }", an, rx, tx);
+	rc = ethtool_put(im, arg, origin, "pause", val);
+out:
+	free(l);
+	return rc;
+}
+
+/* ethtool's PORT_* names (ethtool.c dump_link_usettings) */
+static int port_code(const char *v)
+{
+	static const struct {
+		const char *name;
+		int code;
+	} t[] = {
+		{ "Twisted Pair", 0x00 }, { "AUI", 0x01 }, { "MII", 0x02 },
+		{ "FIBRE", 0x03 }, { "BNC", 0x04 },
+		{ "Direct Attach Copper", 0x05 }, { "None", 0xef },
+		{ "Other", 0xff },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(v, t[i].name))
+			return t[i].code;
+	return -1;
+}
+
+int ih_ethtool_link(struct imp *im, const char *text, size_t len,
+		    const char *origin, const char *arg)
+{
+	struct buf out = BUF_INIT;
+	struct json j;
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	char want[64], num[32];
+	const char *v;
+	long speed = -2, duplex = -1, link = -1;
+	int rc = 1, x;
+	uint64_t u;
+
+	if (!l)
+		return -1;
+	/* "ethtool_-k_eth0" reaches here as arg "-k_eth0": not ours */
+	if (!arg || !ifname_ok(arg) || arg[0] == '-' ||
+	    !first_line(text, len, l, &it))
+		goto out;
+	snprintf(want, sizeof(want), "Settings for %s:", arg);
+	if (strcmp(l->s, want))
+		goto out;
+	json_init(&j, &out, 0);
+	json_obj_open(&j, NULL);
+	while (ih_next(&it, l)) {
+		const char *s = ih_skip(l->s);
+
+		if ((v = kv(s, "Speed"))) {
+			if (!strcmp(v, "Unknown!"))
+				speed = -1;
+			else if (strlen(v) > 4 && !strcmp(v + strlen(v) - 4, "Mb/s")) {
+				snprintf(num, sizeof(num), "%.*s",
+					 (int)(strlen(v) - 4), v);
+				if (!ih_u64(num, 0xffffffffULL, &u))
+					speed = (long)u;
+			}
+		} else if ((v = kv(s, "Duplex"))) {
+			duplex = !strcmp(v, "Half") ? 0 : !strcmp(v, "Full") ? 1 :
+				 starts_with(v, "Unknown!") ? 255 : -1;
+		} else if ((v = kv(s, "Port")) && (x = port_code(v)) >= 0) {
+			json_int(&j, "port", x);
+		} else if ((v = kv(s, "Auto-negotiation")) && onoff(v) >= 0) {
+			json_int(&j, "autoneg", onoff(v));
+		} else if ((v = kv(s, "PHYAD")) && !ih_u64(v, 255, &u)) {
+			json_int(&j, "phy_address", (int64_t)u);
+		} else if ((v = kv(s, "Transceiver"))) {
+			if (!strcmp(v, "internal") || !strcmp(v, "external"))
+				json_int(&j, "transceiver",
+					 !strcmp(v, "external"));
+		} else if ((v = kv(s, "Link detected"))) {
+			link = !strcmp(v, "yes") ? 1 : !strcmp(v, "no") ? 0 : -1;
+		}
+	}
+	if (speed != -2)
+		json_int(&j, "speed", speed);
+	if (duplex >= 0)
+		json_int(&j, "duplex", duplex);
+	if (link >= 0)
+		json_int(&j, "link_detected", link);
+	json_obj_close(&j);
+	rc = ethtool_put(im, arg, origin, "link", out.buf);
+	/* the same values as sysfs shows them (both read ksettings) */
+	if (!rc && speed >= 0) {
+		snprintf(num, sizeof(num), "%ld", speed);
+		rc = sysfs_net(im, arg, origin, "speed", num);
+	}
+	if (!rc && (duplex == 0 || duplex == 1))
+		rc = sysfs_net(im, arg, origin, "duplex",
+			       duplex ? "full" : "half");
+	if (!rc && link >= 0)
+		rc = sysfs_net(im, arg, origin, "carrier", link ? "1" : "0");
+out:
+	buf_release(&out);
+	free(l);
+	return rc;
+}
+
+/* "0:0 1:0 ... 7:0 " -> a JSON array of 8 */
+static int prio_list(const char *s, struct buf *b, int onoff_form,
+		     unsigned *mask)
+{
+	int i;
+
+	buf_addch(b, '[');
+	for (i = 0; i < 8; i++) {
+		char tok[48], *c;
+		uint64_t v;
+
+		s = ih_skip(s);
+		if (sscanf(s, "%47s", tok) != 1)
+			return -1;
+		s += strlen(tok);
+		c = strchr(tok, ':');
+		if (!c || c - tok != 1 || tok[0] != '0' + i)
+			return -1;
+		if (onoff_form) {
+			if (onoff(c + 1) < 0)
+				return -1;
+			if (onoff(c + 1))
+				*mask |= 1u << i;
+			continue;
+		}
+		if (ih_u64(c + 1, UINT64_MAX, &v) < 0)
+			return -1;
+		buf_addf(b, "%s%llu", i ? "," : "", (unsigned long long)v);
+	}
+	buf_addch(b, ']');
+	return 0;
+}
+
+int ih_dcb_pfc(struct imp *im, const char *text, size_t len,
+	       const char *origin, const char *arg)
+{
+	struct buf req = BUF_INIT, ind = BUF_INIT, pfc = BUF_INIT, doc = BUF_INIT;
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	char mbc[8], p[128];
+	unsigned cap = 0, delay = 0, en = 0;
+	int rc = 1, have = 0, prio = 0;
+
+	if (!l)
+		return -1;
+	if (!arg || !ifname_ok(arg) || !first_line(text, len, l, &it))
+		goto out;
+	/* "pfc-cap 8 macsec-bypass off delay 32639 " */
+	if (sscanf(l->s, "pfc-cap %u macsec-bypass %7s delay %u", &cap, mbc,
+		   &delay) != 3 || cap > 8 || delay > 65535 || onoff(mbc) < 0)
+		goto out;
+	have = 1;
+	while (ih_next(&it, l)) {
+		if (starts_with(l->s, "prio-pfc "))
+			prio = prio_list(l->s + 9, &pfc, 1, &en) == 0;
+		else if (starts_with(l->s, "requests "))
+			prio_list(l->s + 9, &req, 0, &en);
+		else if (starts_with(l->s, "indications "))
+			prio_list(l->s + 12, &ind, 0, &en);
+	}
+	if (!have || !prio)
+		goto out;
+	buf_addf(&doc, "{ \"ifname\": \"%s\", \"status\": \"ok\", \"pfc\": { "
+		 "\"pfc_cap\": %u, \"pfc_en\": %u, \"mbc\": %d, \"delay\": %u",
+		 arg, cap, en, onoff(mbc), delay);
+	if (req.len > 2 && req.buf[req.len - 1] == ']')
+		buf_addf(&doc, ", \"requests\": %s", req.buf);
+	if (ind.len > 2 && ind.buf[ind.len - 1] == ']')
+		buf_addf(&doc, ", \"indications\": %s", ind.buf);
+	buf_addstr(&doc, " }, \"errors\": {} }\n");
+	snprintf(p, sizeof(p), "rdma-collect/dcb/%s.json", arg);
+	rc = imp_put(im, p, doc.buf, doc.len, origin, IMP_DERIVED);
+	if (!rc)
+		imp_source(im, "netdev", "partial", "from pasted tool outputs");
+out:
+	buf_release(&req);
+	buf_release(&ind);
+	buf_release(&pfc);
+	buf_release(&doc);
+	free(l);
+	return rc;
+}
+
+/* --- ip --- */
+
+struct ipif {
+	char name[16];
+	long index, mtu;
+	char state[24], mac[64];
+	int type;		/* ARPHRD_*, -1 unknown */
+};
+
+#define MAX_IFS 4096
+
+static const char *scope_ok(const char *s)
+{
+	static const char *const t[] = { "global", "site", "link", "host",
+					 "nowhere" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(s, t[i]))
+			return t[i];
+	return strspn(s, "0123456789") == strlen(s) && strlen(s) <= 3 ? s : NULL;
+}
+
+/* an address token "10.0.0.1/24" or "fe80::1/64" */
+static int addr_ok(const char *a, int v6)
+{
+	size_t n = strlen(a);
+
+	return n && n < 64 &&
+	       strspn(a, v6 ? "0123456789abcdefABCDEF:." : "0123456789.") == n;
+}
+
+static void addr_json(struct json *j, const struct ipif *f, const char *fam,
+		      const char *addr, long plen, const char *scope,
+		      const char *label, const char *peer)
+{
+	json_obj_open(j, NULL);
+	json_str(j, "ifname", f->name);
+	if (f->index >= 0)
+		json_int(j, "ifindex", f->index);
+	json_str(j, "family", fam);
+	json_str(j, "address", addr);
+	json_int(j, "prefixlen", plen);
+	json_str(j, "scope", scope ? scope : "global");
+	if (label && strcmp(label, f->name))
+		json_str(j, "label", label);
+	if (peer)
+		json_str(j, "peer", peer);
+	json_obj_close(j);
+}
+
+/* "    inet 10.0.0.1/24 brd 10.0.0.255 scope global eth0" (also after
+ * "N: eth0    " in ip -o's form); 0, or -1 if not an address line */
+static int inet_line(const char *s, const struct ipif *f, struct json *j)
+{
+	char tok[16][64], addr[64], peer[64] = "";
+	const char *scope = NULL, *label = NULL;
+	int n = 0, v6, i;
+	long plen = -1;
+	char *sl;
+
+	while (*s && n < 16) {
+		size_t k;
+
+		s = ih_skip(s);
+		k = strcspn(s, " \t");
+		if (!k)
+			break;
+		if (k >= sizeof(tok[0]))
+			return -1;
+		memcpy(tok[n], s, k);
+		tok[n++][k] = 0;
+		s += k;
+		if (!strcmp(tok[n - 1], "\\"))	/* ip -o's line join */
+			break;
+	}
+	if (n < 2 || (strcmp(tok[0], "inet") && strcmp(tok[0], "inet6")))
+		return -1;
+	v6 = !strcmp(tok[0], "inet6");
+	snprintf(addr, sizeof(addr), "%s", tok[1]);
+	for (i = 2; i + 1 < n; i++) {
+		if (!strcmp(tok[i], "peer"))
+			snprintf(peer, sizeof(peer), "%s", tok[i + 1]);
+		else if (!strcmp(tok[i], "scope"))
+			scope = scope_ok(tok[i + 1]);
+	}
+	if (!v6 && n > 2 && scope && strcmp(tok[n - 1], "\\") &&
+	    !strchr(tok[n - 1], '/'))
+		label = tok[n - 1];	/* IFA_LABEL ends an IPv4 line */
+	if (!v6 && n > 3 && !strcmp(tok[n - 1], "\\"))
+		label = tok[n - 2];
+	if (label && !strncmp(label, "valid_lft", 9))
+		label = NULL;
+	/* the prefix is on the peer when there is one */
+	sl = strchr(peer[0] ? peer : addr, '/');
+	if (sl) {
+		plen = atol(sl + 1);
+		*sl = 0;
+	}
+	if (!addr_ok(addr, v6) || (peer[0] && !addr_ok(peer, v6)) || plen < 0 ||
+	    plen > (v6 ? 128 : 32) || !scope)
+		return -1;
+	addr_json(j, f, v6 ? "inet6" : "inet", addr, plen, scope, label,
+		  peer[0] ? peer : NULL);
+	return 0;
+}
+
+/* "2: ens1f0np0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 9000 qdisc mq
+ * state UP ..." (ip -o addr: "2: ens1f0np0    inet ...") */
+static const char *if_header(const char *s, struct ipif *f, int *full)
+{
+	const char *p = s, *e;
+	size_t n;
+	long idx;
+
+	*full = 0;
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	idx = atol(p);
+	p += strspn(p, "0123456789");
+	if (*p++ != ':' || *p++ != ' ' || idx < 0 || idx > 0x7fffffff)
+		return NULL;
+	n = strcspn(p, ":@ \t");
+	if (!n || n >= sizeof(f->name))
+		return NULL;
+	memset(f, 0, sizeof(*f));
+	f->index = idx;
+	f->mtu = -1;
+	f->type = -1;
+	memcpy(f->name, p, n);
+	f->name[n] = 0;
+	e = p + n;
+	if (*e == '@')
+		e += strcspn(e, ":");
+	*full = e[0] == ':' && e[1] == ' ' && e[2] == '<';
+	if (!*full)
+		return ih_skip(e);
+	if ((p = strstr(e, " mtu ")))
+		f->mtu = atol(p + 5);
+	if ((p = strstr(e, " state ")))
+		sscanf(p + 7, "%23s", f->state);
+	return NULL;
+}
+
+/* "    link/ether aa:bb:cc:dd:ee:ff brd ff:ff:ff:ff:ff:ff" */
+static void link_line(const char *s, struct ipif *f)
+{
+	static const struct {
+		const char *name;
+		int type;
+	} t[] = {
+		{ "link/ether ", 1 }, { "link/infiniband ", 32 },
+		{ "link/loopback ", 772 }, { "link/none", 65534 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		if (starts_with(s, t[i].name)) {
+			f->type = t[i].type;
+			if (t[i].type != 65534)
+				sscanf(s + strlen(t[i].name), "%63s", f->mac);
+			if (strspn(f->mac, "0123456789abcdef:") != strlen(f->mac))
+				f->mac[0] = 0;
+		}
+}
+
+static int if_attrs(struct imp *im, const struct ipif *f, const char *origin)
+{
+	char v[64];
+	size_t i;
+	int rc = 0;
+
+	/* the loopback is not a netdev the collector reads */
+	if (f->type == 772 || !ifname_ok(f->name))
+		return 0;
+	snprintf(v, sizeof(v), "%ld", f->index);
+	rc = sysfs_net(im, f->name, origin, "ifindex", v);
+	if (!rc && f->mtu > 0 && f->mtu < 1 << 20) {
+		snprintf(v, sizeof(v), "%ld", f->mtu);
+		rc = sysfs_net(im, f->name, origin, "mtu", v);
+	}
+	if (!rc && f->state[0]) {
+		/* the kernel's operstate strings are ip's in lower case */
+		for (i = 0; f->state[i] && i + 1 < sizeof(v); i++)
+			v[i] = (char)tolower((unsigned char)f->state[i]);
+		v[i] = 0;
+		rc = sysfs_net(im, f->name, origin, "operstate", v);
+	}
+	if (!rc && f->mac[0])
+		rc = sysfs_net(im, f->name, origin, "address", f->mac);
+	if (!rc && f->type > 0) {
+		snprintf(v, sizeof(v), "%d", f->type);
+		rc = sysfs_net(im, f->name, origin, "type", v);
+	}
+	return rc;
+}
+
+/* ip -j addr / ip -j link */
+static int ip_json(struct imp *im, const char *text, size_t len,
+		   const char *origin)
+{
+	struct jv *a = jparse(text, len, NULL, 0);
+	struct buf out = BUF_INIT;
+	struct json j;
+	size_t i, k;
+	int rc = 1, addrs = 0;
+
+	if (!a || a->t != J_ARR || !a->n || !jstr(jat(a, 0), "ifname"))
+		goto out;
+	json_init(&j, &out, 0);
+	json_arr_open(&j, NULL);
+	rc = 0;
+	for (i = 0; i < jlen(a) && !rc; i++) {
+		const struct jv *e = jat(a, i), *ai = jget(e, "addr_info");
+		struct ipif f;
+		const char *lt = jstr(e, "link_type");
+
+		memset(&f, 0, sizeof(f));
+		if (!jstr(e, "ifname") || !ifname_ok(jstr(e, "ifname")))
+			continue;
+		snprintf(f.name, sizeof(f.name), "%s", jstr(e, "ifname"));
+		f.index = jint(e, "ifindex", -1);
+		f.mtu = jint(e, "mtu", -1);
+		snprintf(f.state, sizeof(f.state), "%s",
+			 jstr(e, "operstate") ? jstr(e, "operstate") : "");
+		if (jstr(e, "address") && strlen(jstr(e, "address")) < sizeof(f.mac) &&
+		    strspn(jstr(e, "address"), "0123456789abcdef:") ==
+		    strlen(jstr(e, "address")))
+			snprintf(f.mac, sizeof(f.mac), "%s", jstr(e, "address"));
+		f.type = !lt ? -1 : !strcmp(lt, "ether") ? 1 :
+			 !strcmp(lt, "infiniband") ? 32 :
+			 !strcmp(lt, "loopback") ? 772 : -1;
+		rc = if_attrs(im, &f, origin);
+		for (k = 0; k < jlen(ai); k++) {
+			const struct jv *x = jat(ai, k);
+			const char *fam = jstr(x, "family"), *loc = jstr(x, "local");
+			int64_t pl = jint(x, "prefixlen", -1);
+			int v6;
+
+			if (!fam || !loc || (strcmp(fam, "inet") && strcmp(fam, "inet6")))
+				continue;
+			v6 = !strcmp(fam, "inet6");
+			if (!addr_ok(loc, v6) || pl < 0 || pl > (v6 ? 128 : 32) ||
+			    !jstr(x, "scope") || !scope_ok(jstr(x, "scope")))
+				continue;
+			addr_json(&j, &f, fam, loc, (long)pl,
+				  scope_ok(jstr(x, "scope")), jstr(x, "label"),
+				  jstr(x, "address") && addr_ok(jstr(x, "address"), v6) ?
+				  jstr(x, "address") : NULL);
+			addrs++;
+		}
+	}
+	json_arr_close(&j);
+	json_end(&j);
+	if (!rc && addrs)
+		rc = imp_put(im, "rdma-collect/net/addresses.json", out.buf,
+			     out.len, origin, IMP_DERIVED);
+out:
+	buf_release(&out);
+	jfree(a);
+	return rc;
+}
+
+int ih_ip(struct imp *im, const char *text, size_t len, const char *origin,
+	  const char *arg)
+{
+	struct buf out = BUF_INIT;
+	struct json j;
+	struct ih_lines it;
+	struct ih_line *l;
+	struct ipif *cur = NULL, f;
+	int rc = 1, n = 0, addrs = 0, bad = 0;
+
+	/* ip_route, ip_neigh...: only the address and link listings */
+	if (arg && !starts_with(arg, "a") && !starts_with(arg, "l") &&
+	    !starts_with(arg, "-"))
+		return 1;
+	if (len && (text[0] == '[' || text[0] == '{'))
+		return ip_json(im, text, len, origin);
+	l = malloc(sizeof(*l));
+	cur = malloc(sizeof(*cur));
+	if (!l || !cur) {
+		rc = -1;
+		goto out;
+	}
+	json_init(&j, &out, 0);
+	json_arr_open(&j, NULL);
+	ih_lines_init(&it, text, len);
+	while (ih_next(&it, l)) {
+		const char *s, *rest;
+		int full;
+
+		if (!l->len)
+			continue;
+		if (l->s[0] != ' ') {
+			rest = if_header(l->s, &f, &full);
+			if (!rest && !full) {
+				if (!n)
+					goto out;	/* not ip's */
+				bad++;
+				continue;
+			}
+			if (full || !n || strcmp(f.name, cur->name)) {
+				if (n && (rc = if_attrs(im, cur, origin)) < 0)
+					goto out;
+				*cur = f;
+				n++;
+			}
+			if (full && (s = strstr(l->s, "\\    link/")))
+				link_line(s + 5, cur);	/* ip -o link */
+			if (rest && !inet_line(rest, cur, &j))
+				addrs++;
+			continue;
+		}
+		s = ih_skip(l->s);
+		if (!n || l->cut)
+			continue;
+		if (starts_with(s, "link/"))
+			link_line(s, cur);
+		else if (!inet_line(s, cur, &j))
+			addrs++;
+	}
+	if (!n)
+		goto out;
+	rc = if_attrs(im, cur, origin);
+	json_arr_close(&j);
+	json_end(&j);
+	if (!rc && addrs)
+		rc = imp_put(im, "rdma-collect/net/addresses.json", out.buf,
+			     out.len, origin, IMP_DERIVED);
+	if (!rc && bad)
+		imp_note(im, "%s: %d lines that are not ip's left out", origin,
+			 bad);
+	if (!rc)
+		imp_source(im, "netdev", "partial", "from pasted tool outputs");
+out:
+	buf_release(&out);
+	free(cur);
+	free(l);
+	return rc;
+}

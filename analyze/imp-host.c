@@ -1,0 +1,796 @@
+/* imp-host: the host's tool outputs turned into the bundle entries
+ * rdma-collect would have written (schema/BUNDLE.md): lspci, lsmod, dmesg
+ * (imp-host.c, imp-host-pci.c), ethtool, dcb, ip (imp-host-net.c), ulimit,
+ * pasted /proc and /etc files, mlxlink, NCCL logs and perftest outputs.
+ *
+ * Names (normalized by imp_normalize: the last path part, ".txt", ".out"
+ * and ".log" dropped, runs of spaces and underscores one '_'):
+ *   pasted (outputs folder)      sos 4.x (sos_commands/<plugin>/)   sysinfo-snapshot
+ *   lspci[_-OPTS]                pci/lspci_-nnvv (lspci_-tv: no)     lspci_-vvvxxx ...
+ *   lsmod, proc_modules          kernel/lsmod                         lsmod
+ *   dmesg[_-OPTS]                kernel/dmesg                         dmesg ...
+ *   journalctl_-k[...]           (logs plugin: journalctl_..._-k)
+ *   ethtool_-S_IF                networking/ethtool_-S_IF             ethtool_-S_IF
+ *   ethtool_-i_IF                networking/ethtool_-i_IF             ethtool_-i_IF
+ *   ethtool_-a_IF                networking/ethtool_-a_IF
+ *   ethtool_IF                   networking/ethtool_IF                ethtool_IF
+ *   dcb_pfc_show_dev_IF, dcb_-s_pfc_show_dev_IF
+ *   ip_addr, ip_a, ip_-j_addr    networking/ip_-o_addr, ip_-d_address
+ *   ip_link, ip_-s_-d_link       networking/ip_-s_-d_link
+ *   ulimit_-l, ulimit_-a, ulimit_-Hl
+ *   meminfo, proc_meminfo        (sos copies proc/meminfo: raw)
+ *   cmdline, proc_cmdline        (sos copies proc/cmdline: raw)
+ *   limits.conf                  (sos copies etc/security/: raw)
+ *   mlxlink_-d_DEV[_-m_-e_-c]                                         mlxlink ...
+ *   nccl*, *nccl, ib_*, raw_ethernet_*, perftest*, *perftest, *_bw,
+ *   *_lat, *_perf, *_perf_*: an NCCL log or a perftest output, told by
+ *   content (rdma-collect/attach/<name>).  Import tells a folder of
+ *   outputs by its names alone, so a log named otherwise ("rank3.log")
+ *   is not read: rename it nccl-rank3.log.
+ * Options are normalized too: "lspci -vvv" is lspci_-vvv.  The '*' of an
+ * ethtool/dcb name is the interface; mlxlink's is the device up to the
+ * next "_-" (its options).
+ *
+ * Every parser refuses (returns 1) text that is not its tool's output
+ * before adding anything: the header or the first record must be the
+ * tool's.  Numbers are bounded; a last line without its newline (a cut
+ * paste) is not trusted for numbers and is left out with a note.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "imp-host.h"
+#include "json.h"
+#include "jsonp.h"
+#include "klog.h"
+#include "mlxlink.h"
+#include "nccl.h"
+#include "perftest.h"
+#include "util.h"
+
+/* --- shared helpers --- */
+
+void ih_lines_init(struct ih_lines *it, const char *text, size_t len)
+{
+	it->p = text;
+	it->end = text ? text + len : text;
+}
+
+int ih_next(struct ih_lines *it, struct ih_line *l)
+{
+	const char *e;
+	size_t n;
+
+	if (!it->p || it->p >= it->end)
+		return 0;
+	e = memchr(it->p, '\n', (size_t)(it->end - it->p));
+	l->unterminated = !e;
+	if (!e)
+		e = it->end;
+	n = (size_t)(e - it->p);
+	if (n && it->p[n - 1] == '\r')
+		n--;
+	l->cut = n >= sizeof(l->s);
+	if (l->cut)
+		n = sizeof(l->s) - 1;
+	memcpy(l->s, it->p, n);
+	l->s[n] = 0;
+	/* a NUL inside a line ends it: text tools print none */
+	l->len = strlen(l->s);
+	it->p = e < it->end ? e + 1 : e;
+	return 1;
+}
+
+const char *ih_skip(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+int ih_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s) ||
+	    parse_ull(s, 10, max, &v) < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int ih_has(const char *text, size_t len, const char *needle)
+{
+	return memmem(text, len, needle, strlen(needle)) != NULL;
+}
+
+/* a parsed JSON value written back (numbers keep their text) */
+static void emit(struct json *j, const char *key, const struct jv *v)
+{
+	size_t i;
+
+	switch (v->t) {
+	case J_NULL: json_null(j, key); break;
+	case J_BOOL: json_bool(j, key, v->b); break;
+	case J_NUM: json_raw(j, key, v->s); break;
+	case J_STR: json_strn(j, key, v->s, v->n); break;
+	case J_ARR:
+		json_arr_open(j, key);
+		for (i = 0; i < v->n; i++)
+			emit(j, NULL, &v->v[i]);
+		json_arr_close(j);
+		break;
+	case J_OBJ:
+		json_obj_open(j, key);
+		for (i = 0; i < v->n; i++)
+			emit(j, v->k[i], &v->v[i]);
+		json_obj_close(j);
+		break;
+	}
+}
+
+int ih_json_set(struct imp *im, const char *path, const char *origin,
+		const char *ifname, const char *key, const char *value)
+{
+	struct buf b = BUF_INIT;
+	struct json j;
+	struct jv *old = NULL, *val;
+	const char *d;
+	size_t len, i;
+	int rc = -1, done = 0;
+
+	val = jparse(value, strlen(value), NULL, 0);
+	if (!val)
+		return -1;	/* our own text: a bug, not input */
+	d = imp_get(im, path, &len);
+	if (d)
+		old = jparse(d, len, NULL, 0);
+	if (old && old->t != J_OBJ) {
+		jfree(old);
+		old = NULL;
+	}
+	json_init(&j, &b, 0);
+	json_obj_open(&j, NULL);
+	if (!old && ifname) {
+		json_str(&j, "ifname", ifname);
+		json_str(&j, "status", "ok");
+	}
+	for (i = 0; old && i < old->n; i++) {
+		if (!strcmp(old->k[i], key)) {
+			emit(&j, key, val);
+			done = 1;
+		} else {
+			emit(&j, old->k[i], &old->v[i]);
+		}
+	}
+	if (!done)
+		emit(&j, key, val);
+	json_obj_close(&j);
+	json_end(&j);
+	if (!b.truncated)
+		rc = imp_put(im, path, b.buf, b.len, origin, IMP_DERIVED);
+	buf_release(&b);
+	jfree(old);
+	jfree(val);
+	return rc;
+}
+
+/* "a-z0-9_-", as module and interface names are */
+static int is_name(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > max)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return 0;
+	return 1;
+}
+
+/* --- lsmod --- */
+
+/* /proc/modules pasted as it is: "name size refcnt deps state 0x..." */
+static int proc_modules_line(const char *s)
+{
+	char name[64], size[24], ref[24], deps[2048], state[16], off[24];
+
+	return sscanf(s, "%63s %23s %23s %2047s %15s %23s", name, size, ref,
+		      deps, state, off) == 6 && is_name(name, 63) &&
+	       strspn(size, "0123456789") == strlen(size) &&
+	       !strncmp(off, "0x", 2) &&
+	       (!strcmp(state, "Live") || !strcmp(state, "Loading") ||
+		!strcmp(state, "Unloading"));
+}
+
+static int proc_modules(struct imp *im, const char *text, size_t len,
+			const char *origin)
+{
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	int n = 0, bad = 0, rc;
+
+	if (!l)
+		return -1;
+	ih_lines_init(&it, text, len);
+	while (ih_next(&it, l))
+		if (l->len && !proc_modules_line(l->s))
+			bad++;
+		else if (l->len)
+			n++;
+	free(l);
+	if (!n || bad)
+		return 1;
+	rc = imp_put(im, "proc/modules", text, len, origin, IMP_RAW);
+	if (!rc)
+		imp_source(im, "modules", "ok", "");
+	return rc;
+}
+
+/* kmod's lsmod: "Module                  Size  Used by", then
+ * "%-19s %8lu  %d" and " user,user" (kmod tools/lsmod.c) */
+static int lsmod(struct imp *im, const char *text, size_t len,
+		 const char *origin, const char *arg)
+{
+	struct buf out = BUF_INIT;
+	struct ih_lines it;
+	struct ih_line *l;
+	int head = 0, n = 0, skipped = 0, rc = 1;
+
+	(void)arg;
+	rc = proc_modules(im, text, len, origin);
+	if (rc != 1)
+		return rc;
+	l = malloc(sizeof(*l));
+	if (!l)
+		return -1;
+	buf_init(&out, 1 << 20);
+	ih_lines_init(&it, text, len);
+	while (ih_next(&it, l)) {
+		char name[64], size[24], ref[24], users[2048], extra[8];
+		uint64_t sz, rf;
+		int k;
+
+		if (!head) {
+			char a[16], b[16], c[16], d[16];
+
+			if (!l->len)
+				continue;
+			if (sscanf(l->s, "%15s %15s %15s %15s", a, b, c, d) != 4 ||
+			    strcmp(a, "Module") || strcmp(b, "Size") ||
+			    strcmp(c, "Used") || strcmp(d, "by"))
+				goto out;	/* not lsmod */
+			head = 1;
+			continue;
+		}
+		if (!l->len)
+			continue;
+		users[0] = 0;
+		k = sscanf(l->s, "%63s %23s %23s %2047s %7s", name, size, ref,
+			   users, extra);
+		if (l->unterminated || l->cut || k < 3 || k > 4 ||
+		    !is_name(name, 63) || ih_u64(size, 1ULL << 40, &sz) < 0 ||
+		    (strcmp(ref, "-") && ih_u64(ref, 1U << 30, &rf) < 0)) {
+			skipped++;
+			continue;
+		}
+		/* /proc/modules: "name size refcnt deps, state offset",
+		 * deps each followed by ',' or "-" for none */
+		buf_addf(&out, "%s %llu %s ", name, (unsigned long long)sz, ref);
+		if (users[0]) {
+			char *p, *save = NULL;
+
+			for (p = strtok_r(users, ",", &save); p;
+			     p = strtok_r(NULL, ",", &save))
+				buf_addf(&out, "%s,", p);
+		} else {
+			buf_addch(&out, '-');
+		}
+		buf_addstr(&out, " Live 0x0000000000000000\n");
+		n++;
+	}
+	if (!head) {
+		rc = 1;
+		goto out;
+	}
+	if (out.truncated) {
+		rc = -1;
+		goto out;
+	}
+	if (skipped)
+		imp_note(im, "%s: %d lines not lsmod's (left out)", origin,
+			 skipped);
+	rc = imp_put(im, "proc/modules", out.buf, out.len, origin,
+		     IMP_DERIVED);
+	if (!rc)
+		imp_source(im, "modules", skipped ? "partial" : "ok",
+			   skipped ? "lines of the lsmod output left out" : "");
+out:
+	buf_release(&out);
+	free(l);
+	return rc;
+}
+
+/* --- dmesg --- */
+
+static int word_index(const char *w, size_t n, const char *const *v,
+		      size_t nv)
+{
+	size_t i;
+
+	for (i = 0; i < nv; i++)
+		if (strlen(v[i]) == n && !strncmp(w, v[i], n))
+			return (int)i;
+	return -1;
+}
+
+/* dmesg -x: "kern  :info  : " (util-linux "%-6s:%-6s: ") */
+static const char *decode_prefix(const char *s, int *prio)
+{
+	static const char *const fac[] = {
+		"kern", "user", "mail", "daemon", "auth", "syslog", "lpr",
+		"news", "uucp", "cron", "authpriv", "ftp", "res0", "res1",
+		"res2", "res3", "local0", "local1", "local2", "local3",
+		"local4", "local5", "local6", "local7",
+	};
+	static const char *const lvl[] = {
+		"emerg", "alert", "crit", "err", "warn", "notice", "info",
+		"debug",
+	};
+	size_t a = strcspn(s, " :"), b;
+	const char *p = s + a;
+	int f, v;
+
+	f = word_index(s, a, fac, ARRAY_SIZE(fac));
+	while (*p == ' ')
+		p++;
+	if (f < 0 || *p++ != ':')
+		return NULL;
+	b = strcspn(p, " :");
+	v = word_index(p, b, lvl, ARRAY_SIZE(lvl));
+	p += b;
+	while (*p == ' ')
+		p++;
+	if (v < 0 || *p++ != ':')
+		return NULL;
+	*prio = f << 3 | v;
+	return *p == ' ' ? p + 1 : p;
+}
+
+/* "[ 1234.567890]" -> microseconds; the rest after it (and one blank) */
+static const char *monotonic(const char *s, int64_t *us)
+{
+	const char *p = s + 1, *f;
+	uint64_t sec = 0, frac = 0;
+	int digits = 0;
+
+	if (*s != '[')
+		return NULL;
+	while (*p == ' ')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	while (isdigit((unsigned char)*p)) {
+		if (sec > 999999999999ULL)
+			return NULL;
+		sec = sec * 10 + (uint64_t)(*p++ - '0');
+	}
+	if (*p++ != '.')
+		return NULL;
+	f = p;
+	while (isdigit((unsigned char)*p) && p - f < 9)
+		frac = frac * 10 + (uint64_t)(*p++ - '0');
+	digits = (int)(p - f);
+	if (!digits || *p != ']')
+		return NULL;
+	for (; digits < 6; digits++)
+		frac *= 10;
+	for (; digits > 6; digits--)
+		frac /= 10;
+	*us = (int64_t)(sec * 1000000 + frac);
+	p++;
+	return *p == ' ' ? p + 1 : p;
+}
+
+/* "[Sat Nov 29 21:04:05 2025] " (dmesg -T): a wall-clock time dmesg
+ * computed from the boot time, not kept (the boot time is not known) */
+static const char *ctime_stamp(const char *s)
+{
+	const char *e;
+
+	if (*s != '[' || !isalpha((unsigned char)s[1]))
+		return NULL;
+	e = strchr(s, ']');
+	if (!e || e - s != 25 || e[-5] != ' ' || e[-14] != ':' || e[-11] != ':')
+		return NULL;
+	return e[1] == ' ' ? e + 2 : e + 1;
+}
+
+/* "2025-11-29T21:04:05,123456+00:00 " (dmesg --time-format iso) */
+static const char *iso_stamp(const char *s)
+{
+	size_t n = strcspn(s, " ");
+
+	if (n < 19 || n > 40 || !isdigit((unsigned char)s[0]) || s[4] != '-' ||
+	    s[7] != '-' || s[10] != 'T' || s[13] != ':' || !s[n])
+		return NULL;
+	return s + n + 1;
+}
+
+/* "Nov 29 21:04:05 host kernel: " (journalctl -k, syslog's kern.log);
+ * the host name is kept for the manifest */
+static const char *journal_prefix(const char *s, char *host, size_t hn)
+{
+	static const char *const mon[] = {
+		"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
+		"Oct", "Nov", "Dec",
+	};
+	const char *p, *k;
+	size_t n;
+
+	if (word_index(s, 3, mon, ARRAY_SIZE(mon)) < 0 || s[3] != ' ')
+		return NULL;
+	p = s + 4;
+	while (*p == ' ')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	p += strspn(p, "0123456789");
+	if (*p++ != ' ' || strlen(p) < 9 || p[2] != ':' || p[5] != ':')
+		return NULL;
+	p += 8;
+	if (*p++ != ' ')
+		return NULL;
+	n = strcspn(p, " ");
+	k = p + n;
+	if (!n || strncmp(k, " kernel: ", 9))
+		return NULL;
+	if (n < hn) {
+		memcpy(host, p, n);
+		host[n] = 0;
+	}
+	return k + 9;
+}
+
+/* one line in any of the forms into the klogctl form "<prio>[s.us] text";
+ * 0, or -1 when the line is none of them */
+static int dmesg_line(const char *s, struct buf *out, char *host, size_t hn)
+{
+	int prio = 4;		/* MESSAGE_LOGLEVEL_DEFAULT: no level shown */
+	int64_t us = -1;
+	const char *t, *r;
+
+	if (*s == '<' && isdigit((unsigned char)s[1])) {	/* dmesg -r */
+		char *e;
+		long v = strtol(s + 1, &e, 10);
+
+		if (*e != '>' || v < 0 || v > 1023)
+			return -1;
+		prio = (int)v;
+		s = e + 1;
+	} else if ((t = decode_prefix(s, &prio))) {
+		s = t;
+	}
+	if ((t = monotonic(s, &us))) {
+		s = t;
+		/* journalctl -o short-monotonic: "[ts] host kernel: text" */
+		r = strstr(s, " kernel: ");
+		if (r && (size_t)(r - s) < hn && !memchr(s, ' ', (size_t)(r - s))) {
+			memcpy(host, s, (size_t)(r - s));
+			host[r - s] = 0;
+			s = r + 9;
+		}
+	} else if ((t = ctime_stamp(s)) || (t = iso_stamp(s))) {
+		s = t;
+	} else if ((t = journal_prefix(s, host, hn))) {
+		s = t;
+		if ((r = monotonic(s, &us)))	/* rsyslog's kern.log */
+			s = r;
+	} else {
+		return -1;
+	}
+	if (us >= 0)
+		buf_addf(out, "<%d>[%5lld.%06lld] %s\n", prio,
+			 (long long)(us / 1000000), (long long)(us % 1000000), s);
+	else
+		buf_addf(out, "<%d>%s\n", prio, s);
+	return 0;
+}
+
+static int dmesg(struct imp *im, const char *text, size_t len,
+		 const char *origin, const char *arg)
+{
+	struct buf out = BUF_INIT;
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	char host[256] = "";
+	int n = 0, skipped = 0, rc = 1;
+
+	(void)arg;
+	if (!l)
+		return -1;
+	buf_init(&out, 64 << 20);
+	ih_lines_init(&it, text, len);
+	while (ih_next(&it, l)) {
+		/* journalctl's "-- Logs begin at ... --", "-- Boot ... --" */
+		if (!l->len || !strncmp(l->s, "-- ", 3))
+			continue;
+		if (dmesg_line(l->s, &out, host, sizeof(host)) < 0) {
+			if (!n)
+				goto out;	/* the first record decides */
+			skipped++;
+			continue;
+		}
+		n++;
+	}
+	if (!n)
+		goto out;
+	if (out.truncated) {
+		rc = -1;
+		goto out;
+	}
+	if (skipped)
+		imp_note(im, "%s: %d lines that are no kernel log record "
+			 "(continuations, other text) left out", origin, skipped);
+	if (host[0])
+		imp_ident(im, "hostname", host);
+	rc = imp_put(im, KLOG_SYSLOG, out.buf, out.len, origin, IMP_DERIVED);
+	if (!rc)
+		imp_source(im, "klog", "ok", "");
+out:
+	buf_release(&out);
+	free(l);
+	return rc;
+}
+
+/* --- ulimit --- */
+
+#define LIMITS_SELF "rdma-collect/limits/self.json"
+
+/* bash: "unlimited" or KiB; ulimit -a: "max locked memory (kbytes, -l) N" */
+static int memlock_value(const char *text, size_t len, char *out, size_t n)
+{
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	int lines = 0, rc = -1;
+
+	if (!l)
+		return -1;
+	ih_lines_init(&it, text, len);
+	while (ih_next(&it, l) && rc < 0) {
+		const char *v = NULL;
+		char *tag;
+		uint64_t kib;
+
+		if (!l->len)
+			continue;
+		lines++;
+		tag = strstr(l->s, "(kbytes, -l)");
+		if (tag && !strncmp(ih_skip(l->s), "max locked memory", 17))
+			v = ih_skip(tag + 12);
+		else if (lines == 1)
+			v = ih_skip(l->s);
+		if (!v)
+			continue;
+		if (!strcmp(v, "unlimited")) {
+			rc = check_snprintf(out, n, "\"unlimited\"");
+		} else if (!l->unterminated && !ih_u64(v, 1ULL << 53, &kib)) {
+			rc = check_snprintf(out, n, "%llu",
+					    (unsigned long long)kib * 1024);
+		} else if (lines == 1 && !tag) {
+			break;	/* a first line that is no value: not ulimit */
+		}
+	}
+	free(l);
+	return rc < 0 ? -1 : 0;
+}
+
+static int ulimit_set(struct imp *im, const char *text, size_t len,
+		      const char *origin, const char *which)
+{
+	char v[40], mem[160];
+	struct jv *old;
+	const char *d, *other = which[0] == 's' ? "hard" : "soft";
+	const struct jv *o;
+	size_t dl;
+	int rc;
+
+	if (memlock_value(text, len, v, sizeof(v)) < 0)
+		return 1;
+	/* keep the other half if an earlier file gave it */
+	d = imp_get(im, LIMITS_SELF, &dl);
+	old = d ? jparse(d, dl, NULL, 0) : NULL;
+	o = jget(jget(old, "memlock"), other);
+	if (o && (o->t == J_NUM || (o->t == J_STR && !strcmp(o->s, "unlimited"))))
+		snprintf(mem, sizeof(mem), "{ \"%s\": %s%s%s, \"%s\": %s }",
+			 other, o->t == J_STR ? "\"" : "", o->s,
+			 o->t == J_STR ? "\"" : "", which, v);
+	else
+		snprintf(mem, sizeof(mem), "{ \"%s\": %s }", which, v);
+	jfree(old);
+	rc = ih_json_set(im, LIMITS_SELF, origin, NULL, "memlock", mem);
+	if (!rc)
+		imp_source(im, "limits", "partial",
+			   "only the locked-memory limit (ulimit)");
+	return rc;
+}
+
+static int ulimit_soft(struct imp *im, const char *text, size_t len,
+		       const char *origin, const char *arg)
+{
+	(void)arg;
+	return ulimit_set(im, text, len, origin, "soft");
+}
+
+static int ulimit_hard(struct imp *im, const char *text, size_t len,
+		       const char *origin, const char *arg)
+{
+	(void)arg;
+	return ulimit_set(im, text, len, origin, "hard");
+}
+
+/* --- pasted copies of node files --- */
+
+/* /proc/meminfo: "Key:   N kB" lines, MemTotal first */
+static int meminfo(struct imp *im, const char *text, size_t len,
+		   const char *origin, const char *arg)
+{
+	(void)arg;
+	if (len < 9 || strncmp(text, "MemTotal:", 9) || memchr(text, 0, len))
+		return 1;
+	return imp_put(im, "proc/meminfo", text, len, origin, IMP_RAW);
+}
+
+/* /proc/cmdline: one line of printable text */
+static int cmdline(struct imp *im, const char *text, size_t len,
+		   const char *origin, const char *arg)
+{
+	size_t i, n = len;
+
+	(void)arg;
+	if (n && text[n - 1] == '\n')
+		n--;
+	if (!n || n > 4096)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (!isprint((unsigned char)text[i]))
+			return 1;
+	return imp_put(im, "proc/cmdline", text, len, origin, IMP_RAW);
+}
+
+/* limits.conf: comments, or "domain type item value" */
+static int limits_conf(struct imp *im, const char *text, size_t len,
+		       const char *origin, const char *arg)
+{
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	int bad = 0;
+
+	(void)arg;
+	if (!l)
+		return -1;
+	ih_lines_init(&it, text, len);
+	while (ih_next(&it, l) && !bad) {
+		char a[64], b[16], c[32], d[32];
+		const char *s = ih_skip(l->s);
+
+		if (*s && *s != '#' &&
+		    sscanf(s, "%63s %15s %31s %31s", a, b, c, d) != 4)
+			bad = 1;
+	}
+	free(l);
+	if (bad || memchr(text, 0, len))
+		return 1;
+	return imp_put(im, "etc/security/limits.conf", text, len, origin,
+		       IMP_RAW);
+}
+
+/* --- mlxlink, NCCL logs, perftest --- */
+
+static int mlxlink(struct imp *im, const char *text, size_t len,
+		   const char *origin, const char *arg)
+{
+	char dev[64], p[128];
+	struct mlxlink *m = malloc(sizeof(*m));
+	size_t n;
+	int ok;
+
+	if (!m)
+		return -1;
+	ok = mlxlink_parse(text, len, m) == 0;
+	free(m);
+	if (!ok || !arg)
+		return 1;
+	/* "mlx5_0_-m_-e_-c": the device ends where the options start */
+	n = strstr(arg, "_-") ? (size_t)(strstr(arg, "_-") - arg) : strlen(arg);
+	if (n >= sizeof(dev))
+		return 1;
+	memcpy(dev, arg, n);
+	dev[n] = 0;
+	if (!is_name(dev, 63))
+		return 1;
+	snprintf(p, sizeof(p), "rdma-collect/commands/mlxlink-%s/stdout", dev);
+	if (imp_put(im, p, text, len, origin, IMP_DERIVED) < 0)
+		return -1;
+	imp_source(im, "commands", "partial", "only pasted mlxlink outputs");
+	return 0;
+}
+
+/* an NCCL log: one line NCCL's own parser knows */
+static int is_nccl(const char *text, size_t len)
+{
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	struct nccl_ev *ev = malloc(sizeof(*ev));
+	int yes = 0;
+
+	if (l && ev) {
+		ih_lines_init(&it, text, len);
+		while (!yes && ih_next(&it, l))
+			yes = nccl_parse_line(l->s, l->len, ev) != NCCL_NONE;
+	}
+	free(ev);
+	free(l);
+	return yes;
+}
+
+static int attachment(struct imp *im, const char *text, size_t len,
+		      const char *origin, const char *arg)
+{
+	char p[300];
+	const char *base = strrchr(origin, '/');
+	size_t i;
+
+	(void)arg;
+	if (memchr(text, 0, len) || (!is_nccl(text, len) &&
+				     !perftest_detect(text, len)))
+		return 1;
+	base = base ? base + 1 : origin;
+	if (check_snprintf(p, sizeof(p), "rdma-collect/attach/%s", base) < 0 ||
+	    !*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return 1;
+	/* control characters in a name become '_', as the attach source
+	 * names them */
+	for (i = strlen("rdma-collect/attach/"); p[i]; i++)
+		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
+			p[i] = '_';
+	if (imp_put(im, p, text, len, origin, IMP_DERIVED) < 0)
+		return -1;
+	imp_source(im, "attach", "ok", "");
+	return 0;
+}
+
+/* The order matters where names overlap: the first row whose pattern
+ * matches and whose parser takes the text wins ("ethtool_*" after the
+ * ethtool option rows). */
+const struct imp_parser imp_parsers_host[] = {
+	{ "lspci", "lspci|lspci_-*", "pci", ih_lspci },
+	{ "lsmod", "lsmod|proc_modules|modules", "modules", lsmod },
+	{ "dmesg", "dmesg|dmesg_-*|journalctl_-k|journalctl_-k*|"
+	  "journalctl_--dmesg*|kern|kern.log", "klog", dmesg },
+	{ "ethtool -S", "ethtool_-S_*|ethtool_--statistics_*", "netdev",
+	  ih_ethtool_stats },
+	{ "ethtool -i", "ethtool_-i_*|ethtool_--driver_*", "netdev",
+	  ih_ethtool_drvinfo },
+	{ "ethtool -a", "ethtool_-a_*|ethtool_--show-pause_*", "netdev",
+	  ih_ethtool_pause },
+	{ "ethtool", "ethtool_*", "netdev", ih_ethtool_link },
+	{ "dcb pfc show", "dcb_pfc_show_dev_*|dcb_-s_pfc_show_dev_*|"
+	  "dcb_-statistics_pfc_show_dev_*", "netdev", ih_dcb_pfc },
+	{ "ip", "ip_*|ip", "netdev", ih_ip },
+	{ "ulimit -l", "ulimit_-l|ulimit_-Sl|ulimit_-a|ulimit_-Sa|ulimit",
+	  "limits", ulimit_soft },
+	{ "ulimit -Hl", "ulimit_-Hl|ulimit_-Ha", "limits", ulimit_hard },
+	{ "/proc/meminfo", "meminfo|proc_meminfo", "limits", meminfo },
+	{ "/proc/cmdline", "cmdline|proc_cmdline", "identity", cmdline },
+	{ "limits.conf", "limits.conf|etc_security_limits.conf", "limits",
+	  limits_conf },
+	{ "mlxlink", "mlxlink_-d_*", "commands", mlxlink },
+	{ "NCCL log, perftest output", "nccl*|*nccl|*.nccl|ib_*|"
+	  "raw_ethernet_*|perftest*|*perftest|*_bw|*_lat|*_perf|*_perf_*",
+	  "attach", attachment },
+	{ NULL, NULL, NULL, NULL },
+};

@@ -1,0 +1,61 @@
+/* imp-host: the host-side parsers of import (imp-host.c, imp-host-pci.c,
+ * imp-host-net.c) and the small helpers they share.  Only these files
+ * include it; the table they fill is imp_parsers_host[] in import.h. */
+#ifndef RDMA_ANALYZE_IMP_HOST_H
+#define RDMA_ANALYZE_IMP_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "import.h"
+
+#define IH_LINE_MAX 4096	/* longer lines are cut (and never numbers) */
+
+/* a text walked line by line; a last line without its newline is
+ * "unterminated": a cut paste, whose numbers cannot be trusted */
+struct ih_lines {
+	const char *p, *end;
+};
+
+struct ih_line {
+	char s[IH_LINE_MAX];	/* without the newline and a trailing '\r' */
+	size_t len;
+	int cut;		/* longer than IH_LINE_MAX - 1 */
+	int unterminated;
+};
+
+void ih_lines_init(struct ih_lines *it, const char *text, size_t len);
+/* the next line: 1, or 0 at the end */
+int ih_next(struct ih_lines *it, struct ih_line *l);
+
+/* s without its leading blanks */
+const char *ih_skip(const char *s);
+/* a whole unsigned decimal number, at most max; 0 or -1 */
+int ih_u64(const char *s, uint64_t max, uint64_t *out);
+/* does the text hold needle? */
+int ih_has(const char *text, size_t len, const char *needle);
+
+/* Rewrite the JSON object at path with member key set to value (JSON
+ * text); the other members are kept.  A missing or foreign document is
+ * started as { "ifname": ifname, "status": "ok" } when ifname is given,
+ * else {}. */
+int ih_json_set(struct imp *im, const char *path, const char *origin,
+		const char *ifname, const char *key, const char *value);
+
+/* the parsers (same contract as imp_parse_fn) */
+int ih_lspci(struct imp *im, const char *text, size_t len, const char *origin,
+	     const char *arg);
+int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
+		     const char *origin, const char *arg);
+int ih_ethtool_drvinfo(struct imp *im, const char *text, size_t len,
+		       const char *origin, const char *arg);
+int ih_ethtool_pause(struct imp *im, const char *text, size_t len,
+		     const char *origin, const char *arg);
+int ih_ethtool_link(struct imp *im, const char *text, size_t len,
+		    const char *origin, const char *arg);
+int ih_dcb_pfc(struct imp *im, const char *text, size_t len,
+	       const char *origin, const char *arg);
+int ih_ip(struct imp *im, const char *text, size_t len, const char *origin,
+	  const char *arg);
+
+#endif
