@@ -366,6 +366,10 @@ static int pax_parse(char *p, size_t n, char **path, char **link,
 		*eq = 0;
 		*end = 0;
 		val = eq + 1;
+		/* a name cut at a NUL would be another name */
+		if ((!strcmp(key, "path") || !strcmp(key, "linkpath")) &&
+		    memchr(val, 0, (size_t)(end - val)))
+			return -1;
 		if (!strcmp(key, "path"))
 			*path = val;
 		else if (!strcmp(key, "linkpath"))
