@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "import.h"
 #include "report.h"
 #include "rules.h"
 
@@ -65,6 +66,18 @@ static size_t fit(const char *s, size_t n, size_t cols)
 	return i;
 }
 
+/* n bytes of s, each control character as '?': the strings come from
+ * bundles, and an escape sequence in a hostname or a kernel log line
+ * must not reach the reader's terminal */
+static void put(FILE *out, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i],
+		      out);
+}
+
 /* print text from column `at` to TEXT_WIDTH, wrapping at spaces onto new
  * lines indented by `indent`; a word longer than a line is broken */
 static void wrap(FILE *out, size_t at, size_t indent, const char *text)
@@ -76,7 +89,7 @@ static void wrap(FILE *out, size_t at, size_t indent, const char *text)
 		size_t n = strlen(p), cut;
 
 		if (width(p, n) <= room) {
-			fputs(p, out);
+			put(out, p, n);
 			break;
 		}
 		cut = fit(p, n, room);
@@ -85,7 +98,7 @@ static void wrap(FILE *out, size_t at, size_t indent, const char *text)
 			cut--;
 		if (!cut)
 			cut = fit(p, n, room);
-		fwrite(p, 1, cut, out);
+		put(out, p, cut);
 		p += cut;
 		while (*p == ' ')
 			p++;
@@ -153,8 +166,10 @@ int report_text(sqlite3 *db, const struct report_opts *o)
 		int64_t bid = sqlite3_column_int64(b, 0);
 		int worst = sqlite3_column_int(b, 4);
 
-		fprintf(out, "\n%s== %s%s: %s%s%s  ", color ? "\033[1m" : "",
-			col(b, 1), reset(color), sev_color(color, worst),
+		fprintf(out, "\n%s== ", color ? "\033[1m" : "");
+		put(out, col(b, 1), strlen(col(b, 1)));
+		fprintf(out, "%s: %s%s%s  ", reset(color),
+			sev_color(color, worst),
 			worst < 0 ? "no findings" : severity_name(worst),
 			reset(color));
 		snprintf(line, sizeof(line), "(%s, collected %s)", col(b, 2),
@@ -180,12 +195,20 @@ int report_text(sqlite3 *db, const struct report_opts *o)
 			     FIX_INDENT, col(f, 5));
 			if (sev == SEV_INFO && !o->verbose)
 				continue;
-			e = db_query(db, "SELECT path, value FROM finding_evidence "
-				     "WHERE finding_id = ? ORDER BY rowid", "i",
+			/* an imported node's evidence names its input file
+			 * when that is not the bundle path itself */
+			e = db_query(db, "SELECT e.path, e.value, " IMP_ORIGIN_SQL(
+				     "?", "e.path") " FROM finding_evidence e WHERE "
+				     "e.finding_id = ? ORDER BY e.rowid", "ii", bid,
 				     (int64_t)sqlite3_column_int64(f, 0));
 			while (sqlite3_step(e) == SQLITE_ROW) {
-				snprintf(line, sizeof(line), "%s: %s", col(e, 0),
-					 col(e, 1));
+				const char *org = col(e, 2);
+
+				snprintf(line, sizeof(line), "%s%s%s%s: %s",
+					 col(e, 0), *org && strcmp(org, col(e, 0)) ?
+					 " (from " : "", *org && strcmp(org, col(e, 0)) ?
+					 org : "", *org && strcmp(org, col(e, 0)) ?
+					 ")" : "", col(e, 1));
 				fprintf(out, "%*s", FIX_INDENT - 1, "");
 				wrap(out, FIX_INDENT - 1, FIX_INDENT + 1, line);
 			}
