@@ -74,7 +74,8 @@ static const char *col(sqlite3_stmt *st, int i)
 
 /* HTML text or a double-quoted attribute value (also inside SVG).  C0
  * controls other than tab and newline become U+FFFD: they are not
- * characters a page can show. */
+ * characters a page can show; so does each byte of invalid UTF-8 (the
+ * page is declared UTF-8, and a bundle's strings may be anything). */
 static void esc(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
@@ -87,10 +88,20 @@ static void esc(FILE *out, const char *s)
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&#39;", out); break;
 		default:
-			if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+			if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
 				fputs("&#xfffd;", out);
-			else
+			} else if (c < 0x80) {
 				fputc(c, out);
+			} else {
+				size_t l = json_utf8_len((const unsigned char *)s,
+							 strnlen(s, 4));
+
+				if (l)
+					fwrite(s, 1, l, out);
+				else
+					fputs("&#xfffd;", out);
+				s += l ? l - 1 : 0;
+			}
 		}
 	}
 }

@@ -63,8 +63,7 @@ void json_obj_close(struct json *j) { close_(j, '}'); }
 void json_arr_open(struct json *j, const char *key) { open(j, key, '['); }
 void json_arr_close(struct json *j) { close_(j, ']'); }
 
-/* length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t json_utf8_len(const unsigned char *s, size_t n)
 {
 	size_t len, i;
 	uint32_t cp;
@@ -126,7 +125,7 @@ void json_quote(struct buf *out, const char *str, size_t n)
 			i++;
 			continue;
 		}
-		l = utf8_len(s + i, n - i);
+		l = json_utf8_len(s + i, n - i);
 		if (!l) {
 			buf_add(out, "\\ufffd", 6);
 			i++;

@@ -40,5 +40,8 @@ void json_raw(struct json *j, const char *key, const char *num);
 void json_end(struct json *j);
 /* append s (n bytes) as a quoted, escaped JSON string */
 void json_quote(struct buf *out, const char *s, size_t n);
+/* length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid
+ * (overlong, surrogate, beyond U+10FFFF, cut short) */
+size_t json_utf8_len(const unsigned char *s, size_t n);
 
 #endif
