@@ -1,0 +1,904 @@
+/* atest-imp-ib: the InfiniBand tool parsers of analyze/imp-ib.c.
+ *
+ * Round trip: each view of a sample bundle (ibv_devinfo -v, ibstat,
+ * show_gids, ibdev2netdev, ls-infiniband) is parsed back and the view of
+ * the import must print the same bytes.  Real outputs: the refdata 05
+ * pastes give the values rdma-collect stores.  Hostile and foreign text:
+ * nothing is added.
+ *
+ * Until analyze/import.c is linked, a small builder of our own (weak
+ * symbols below, the same contract as import.h) holds the entries and
+ * becomes a bundle_r; with import.c the real builder is used through
+ * imp_open on a folder.
+ *
+ * `atest-imp-ib --compare DIR BUNDLE VIEW...` imports the outputs in DIR
+ * (files named as imp-ib.c's table says) and compares each view of BUNDLE
+ * with the same view of the import: tests/cli/import-ib.sh runs it on the
+ * simulated fabric's real tool outputs. */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "breader.h"
+#include "import.h"
+#include "log.h"
+#include "t.h"
+#include "util.h"
+#include "view.h"
+
+#pragma weak imp_open
+
+/* --- the builder double --- */
+
+struct ent {
+	char *path, *data;
+	size_t len;
+	int link, strength;
+};
+
+struct imp {
+	struct ent *v;
+	size_t n;
+	int notes;
+	char **owned;		/* the names imp_list handed out */
+	size_t nowned;
+};
+
+static struct ent *find(const struct imp *im, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < im->n; i++)
+		if (!strcmp(im->v[i].path, path))
+			return &im->v[i];
+	return NULL;
+}
+
+static int add(struct imp *im, const char *path, const char *data, size_t len,
+	       int link, int s)
+{
+	struct ent *e = find(im, path);
+
+	if (strlen(path) > 512 || len > (1u << 24) || im->n > 100000)
+		return -1;
+	if (e && e->strength > s)
+		return 0;
+	if (!e) {
+		im->v = xrealloc(im->v, (im->n + 1) * sizeof(*im->v));
+		e = &im->v[im->n++];
+		e->path = xstrdup(path);
+	} else {
+		free(e->data);
+	}
+	e->data = xmalloc(len + 1);
+	memcpy(e->data, data, len);
+	e->data[len] = 0;
+	e->len = len;
+	e->link = link;
+	e->strength = s;
+	return 0;
+}
+
+__attribute__((weak)) int imp_put(struct imp *im, const char *path,
+				  const char *data, size_t len,
+				  const char *origin, enum imp_strength s)
+{
+	(void)origin;
+	return add(im, path, data, len, 0, (int)s);
+}
+
+__attribute__((weak)) int imp_putf(struct imp *im, const char *origin,
+				   const char *path, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return -1;
+	return imp_put(im, path, buf, (size_t)n, origin, IMP_DERIVED);
+}
+
+__attribute__((weak)) int imp_link(struct imp *im, const char *path,
+				   const char *target, const char *origin)
+{
+	(void)origin;
+	return add(im, path, target, strlen(target), 1, 0);
+}
+
+__attribute__((weak)) const char *imp_get(const struct imp *im,
+					  const char *path, size_t *len)
+{
+	const struct ent *e = find(im, path);
+
+	if (!e || e->link)
+		return NULL;
+	if (len)
+		*len = e->len;
+	return e->data;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+__attribute__((weak)) size_t imp_list(const struct imp *im, const char *dir,
+				      const char ***names)
+{
+	size_t dl = strlen(dir), i, k, n = 0;
+	const char **v = xcalloc(im->n + 1, sizeof(*v));
+
+	for (i = 0; i < im->n; i++) {
+		const char *p = im->v[i].path, *rest, *sl;
+
+		if (strncmp(p, dir, dl) || p[dl] != '/')
+			continue;
+		rest = p + dl + 1;
+		sl = strchr(rest, '/');
+		for (k = 0; k < n; k++)
+			if (!strncmp(v[k], rest, sl ? (size_t)(sl - rest) : strlen(rest)) &&
+			    strlen(v[k]) == (sl ? (size_t)(sl - rest) : strlen(rest)))
+				break;
+		if (k < n)
+			continue;
+		v[n] = sl ? xstrndup(rest, (size_t)(sl - rest)) : xstrdup(rest);
+		((struct imp *)im)->owned = xrealloc(im->owned, (im->nowned + 1) *
+						     sizeof(*im->owned));
+		((struct imp *)im)->owned[((struct imp *)im)->nowned++] = (char *)v[n++];
+	}
+	qsort(v, n, sizeof(*v), cmp_str);
+	*names = v;
+	return n;
+}
+
+__attribute__((weak)) const char *imp_pci_dir(struct imp *im, const char *bdf,
+					      char *out, size_t n)
+{
+	char p[256];
+
+	snprintf(out, n, "sys/devices/pci0000:00/%s", bdf);
+	snprintf(p, sizeof(p), "sys/bus/pci/devices/%s", bdf);
+	imp_link(im, p, "../../../devices/pci0000:00/x", NULL);
+	return out;
+}
+
+__attribute__((weak)) int imp_ibdev_pci(struct imp *im, const char *ibdev,
+					const char *bdf, const char *origin)
+{
+	char dir[256], p[256];
+
+	imp_pci_dir(im, bdf, dir, sizeof(dir));
+	snprintf(p, sizeof(p), "sys/class/infiniband/%s/device", ibdev);
+	return imp_link(im, p, bdf, origin);
+}
+
+__attribute__((weak)) void imp_source(struct imp *im, const char *source,
+				      const char *status, const char *reason)
+{
+	(void)im, (void)source, (void)status, (void)reason;
+}
+
+__attribute__((weak)) void imp_ident(struct imp *im, const char *key,
+				     const char *value)
+{
+	(void)im, (void)key, (void)value;
+}
+
+__attribute__((weak)) void imp_note(struct imp *im, const char *fmt, ...)
+{
+	im->notes++;
+	(void)fmt;
+}
+
+/* the entries as a bundle_r: every parent folder an entry, sorted */
+static struct bundle_r *tb_bundle(struct imp *im)
+{
+	struct bundle_r *b = xcalloc(1, sizeof(*b));
+	size_t i, k, cap = 0;
+	char *p, *s;
+
+	b->file = xstrdup("import");
+	b->cache = xcalloc(1, sizeof(*b->cache));
+	for (i = 0; i < im->n; i++) {
+		p = xstrdup(im->v[i].path);
+		for (s = strchr(p, '/'); s; s = strchr(s + 1, '/')) {
+			*s = 0;
+			for (k = 0; k < b->n && strcmp(b->v[k].path, p); k++)
+				;
+			if (k == b->n) {
+				if (b->n == cap) {
+					cap = cap ? 2 * cap : 64;
+					b->v = xrealloc(b->v, cap * sizeof(*b->v));
+				}
+				b->v[b->n].path = xstrdup(p);
+				b->v[b->n].data = xstrdup("");
+				b->v[b->n].len = 0;
+				b->v[b->n++].type = BR_DIR;
+			}
+			*s = '/';
+		}
+		free(p);
+		if (b->n == cap) {
+			cap = cap ? 2 * cap : 64;
+			b->v = xrealloc(b->v, cap * sizeof(*b->v));
+		}
+		b->v[b->n].path = xstrdup(im->v[i].path);
+		b->v[b->n].data = xstrdup(im->v[i].data);
+		b->v[b->n].len = im->v[i].len;
+		b->v[b->n++].type = im->v[i].link ? BR_LINK : BR_FILE;
+	}
+	qsort(b->v, b->n, sizeof(*b->v), cmp_str);
+	b->arena = xcalloc(2 * b->n + 1, sizeof(*b->arena));
+	for (i = 0; i < b->n; i++) {
+		b->arena[b->narena++] = b->v[i].path;
+		b->arena[b->narena++] = b->v[i].data;
+	}
+	return b;
+}
+
+static void tb_free(struct imp *im)
+{
+	size_t i;
+
+	for (i = 0; i < im->n; i++) {
+		free(im->v[i].path);
+		free(im->v[i].data);
+	}
+	free(im->v);
+	for (i = 0; i < im->nowned; i++)
+		free(im->owned[i]);
+	free(im->owned);
+	memset(im, 0, sizeof(*im));
+}
+
+/* --- feeding --- */
+
+/* the first parser whose pattern takes the (normalized) name; the '*'
+ * part in arg */
+static const struct imp_parser *by_name(const char *name, char *arg, size_t n)
+{
+	const struct imp_parser *p;
+	char pats[512], *pat, *save;
+
+	for (p = imp_parsers_ib; p->tool; p++) {
+		snprintf(pats, sizeof(pats), "%s", p->names);
+		for (pat = strtok_r(pats, "|", &save); pat;
+		     pat = strtok_r(NULL, "|", &save)) {
+			char *star = strchr(pat, '*');
+			size_t pl, sl, nl = strlen(name);
+
+			arg[0] = 0;
+			if (!star) {
+				if (!strcmp(pat, name))
+					return p;
+				continue;
+			}
+			pl = (size_t)(star - pat);
+			sl = strlen(star + 1);
+			if (nl > pl + sl && !strncmp(name, pat, pl) &&
+			    !strcmp(name + nl - sl, star + 1)) {
+				snprintf(arg, n, "%.*s", (int)(nl - pl - sl), name + pl);
+				return p;
+			}
+		}
+	}
+	return NULL;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *d = NULL;
+	size_t cap = 0, n = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 > cap)
+			d = xrealloc(d, cap = cap * 2 + 8192);
+		r = fread(d + n, 1, cap - n - 1, f);
+		n += r;
+	} while (r);
+	fclose(f);
+	d[n] = 0;
+	*len = n;
+	return d;
+}
+
+static int names_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* a folder of outputs into a bundle: the real import when it is linked */
+static struct bundle_r *import_dir(const char *dir)
+{
+	struct imp im = { NULL, 0, 0, NULL, 0 };
+	struct bundle_r *b = NULL;
+	char err[256], path[1024], arg[256], norm[256];
+	char *names[256];
+	struct dirent *de;
+	size_t n = 0, i, len;
+	DIR *d;
+
+	if (imp_open) {
+		if (imp_open(dir, NULL, &b, err, sizeof(err)) < 0)
+			fprintf(stderr, "import %s: %s\n", dir, err);
+		return b;
+	}
+	d = opendir(dir);
+	if (!d)
+		return NULL;
+	while ((de = readdir(d)) && n < 256)
+		if (de->d_name[0] != '.')
+			names[n++] = xstrdup(de->d_name);
+	closedir(d);
+	qsort(names, n, sizeof(*names), names_cmp);
+	for (i = 0; i < n; i++) {
+		const struct imp_parser *p;
+		char *text, *s;
+
+		snprintf(norm, sizeof(norm), "%s", names[i]);
+		for (s = norm; *s; s++)
+			if (*s == ' ')
+				*s = '_';
+		len = strlen(norm);
+		if (len > 4 && (!strcmp(norm + len - 4, ".txt") ||
+				!strcmp(norm + len - 4, ".out") ||
+				!strcmp(norm + len - 4, ".log")))
+			norm[len - 4] = 0;
+		p = by_name(norm, arg, sizeof(arg));
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		text = p ? slurp(path, &len) : NULL;
+		if (text && p->parse(&im, text, len, names[i], arg[0] ? arg : NULL) < 0)
+			fprintf(stderr, "import %s: %s failed\n", dir, names[i]);
+		free(text);
+		free(names[i]);
+	}
+	b = tb_bundle(&im);
+	tb_free(&im);
+	return b;
+}
+
+/* --- views --- */
+
+static char *show(const struct bundle_r *b, const char *cmd)
+{
+	char line[256], *argv[16], *save, *s, *out = NULL;
+	const struct view *v;
+	size_t n = 0;
+	int argc = 0;
+	FILE *f;
+
+	snprintf(line, sizeof(line), "%s", cmd);
+	for (s = strtok_r(line, " ", &save); s && argc < 16;
+	     s = strtok_r(NULL, " ", &save))
+		argv[argc++] = s;
+	v = view_find(argv[0]);
+	f = open_memstream(&out, &n);
+	if (!v || !f)
+		return NULL;
+	if (v->show(b, argc - 1, argv + 1, f) < 0) {
+		fclose(f);
+		free(out);
+		return NULL;
+	}
+	fclose(f);
+	return out;
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char p[1024];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* each view of a bundle written as the tool's output, imported, shown
+ * again */
+static void round_trip(const char *bundle)
+{
+	static const struct {
+		const char *view, *file;
+	} v[] = {
+		{ "ibstat", "ibstat" },
+		{ "ibv_devinfo -v", "ibv_devinfo -v.txt" },
+		{ "show_gids", "show_gids" },
+		{ "ibdev2netdev", "ibdev2netdev.out" },
+		{ "ls-infiniband", "ls -la dev infiniband" },
+	};
+	char dir[] = "/tmp/atest-imp-ib.XXXXXX", err[256], *orig[8] = { 0 };
+	struct bundle_r *b, *ib;
+	size_t i;
+
+	if (br_open(bundle, NULL, &b, err, sizeof(err)) < 0) {
+		T_OK(0, "open %s: %s", bundle, err);
+		return;
+	}
+	if (!mkdtemp(dir)) {
+		br_free(b);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		orig[i] = show(b, v[i].view);
+		if (orig[i])
+			write_file(dir, v[i].file, orig[i]);
+	}
+	ib = import_dir(dir);
+	T_OK(ib != NULL, "%s: the outputs import", bundle);
+	for (i = 0; ib && i < ARRAY_SIZE(v); i++) {
+		char *again = show(ib, v[i].view);
+
+		T_OK(orig[i] && again && !strcmp(orig[i], again),
+		     "%s: %s of the import equals the bundle's", bundle, v[i].view);
+		if (orig[i] && again && strcmp(orig[i], again)) {
+			FILE *f = fopen("/tmp/atest-imp-ib.diff", "w");
+
+			if (f) {
+				fprintf(f, "--- bundle\n%s--- import\n%s", orig[i], again);
+				fclose(f);
+			}
+		}
+		free(again);
+		free(orig[i]);
+		snprintf(err, sizeof(err), "%s/%s", dir, v[i].file);
+		unlink(err);
+	}
+	rmdir(dir);
+	br_free(ib);
+	br_free(b);
+}
+
+/* texts imported from a folder of their own: name, text, ... NULL */
+static struct bundle_r *import_texts(const char *name, ...)
+{
+	char dir[] = "/tmp/atest-imp-ib.XXXXXX", p[1024];
+	const char *names[8];
+	struct bundle_r *b;
+	const char *n, *t;
+	size_t k = 0, i;
+	va_list ap;
+
+	if (!mkdtemp(dir))
+		return NULL;
+	va_start(ap, name);
+	for (n = name; n && k < 8; n = va_arg(ap, const char *)) {
+		t = va_arg(ap, const char *);
+		write_file(dir, n, t);
+		names[k++] = n;
+	}
+	va_end(ap);
+	b = import_dir(dir);
+	for (i = 0; i < k; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+	return b;
+}
+
+static const char *line_of(const struct bundle_r *b, const char *path)
+{
+	static char buf[256];
+
+	return b && br_line(b, path, buf, sizeof(buf)) ? buf : "(absent)";
+}
+
+/* a JSON member of a stored document as text */
+static const char *json_of(const struct bundle_r *b, const char *path,
+			   const char *a, const char *c, const char *d)
+{
+	static char buf[256];
+	struct jv *doc = b ? br_json(b, path) : NULL;
+	const struct jv *v = jget(doc, a);
+
+	if (c)
+		v = jget(v, c);
+	if (d)
+		v = jget(v, d);
+	snprintf(buf, sizeof(buf), "%s", !v ? "(absent)" : v->t == J_STR ||
+		 v->t == J_NUM ? v->s : "(other)");
+	jfree(doc);
+	return buf;
+}
+
+/* --- refdata 05's real outputs (verbatim; TABs where the paste had them) --- */
+
+static const char ibstat_ndr[] =
+	"CA 'mlx5_5'\n"
+	"        CA type: MT4129\n"
+	"        Number of ports: 1\n"
+	"        Firmware version: 28.41.1000\n"
+	"        Hardware version: 0\n"
+	"        Node GUID: 0x9c63c003005548ae\n"
+	"        System image GUID: 0x9c63c003005548ae\n"
+	"        Port 1:\n"
+	"                State: Active\n"
+	"                Physical state: LinkUp\n"
+	"                Rate: 400\n"
+	"                Base lid: 987\n"
+	"                LMC: 0\n"
+	"                SM lid: 359\n"
+	"                Capability mask: 0xa751e848\n"
+	"                Port GUID: 0x9c63c003005548ae\n"
+	"                Link layer: InfiniBand\n";
+
+/* mlx4, TABs, cut in the middle of port 2 */
+static const char ibstat_mlx4_cut[] =
+	"CA 'mlx4_0'\n\tCA type: MT4099\n\tNumber of ports: 2\n"
+	"\tFirmware version: 2.42.5000\n\tHardware version: 1\n"
+	"\tNode GUID: 0xf4521403007be0e0\n\tSystem image GUID: 0xf4521403007be0e3\n"
+	"\tPort 1:\n\t\tState: Down\n\t\tPhysical state: Disabled\n\t\tRate: 10\n"
+	"\t\tBase lid: 38\n\t\tLMC: 0\n\t\tSM lid: 13\n"
+	"\t\tCapability mask: 0x02594868\n\t\tPort GUID: 0xf4521403007be0e1\n"
+	"\t\tLink layer: InfiniBand\n\tPort 2:\n\t\tState: Active\n"
+	"\t\tPhysical state: LinkUp\n\t\tRate: 56\n\t\tBase lid:";
+
+static const char ibstatus_ex[] =
+	"Infiniband device 'mlx5_0' port 1 status:\n"
+	"        default gid:     fe80:0000:0000:0000:8ae9:a4ff:fe9c:7f1a\n"
+	"        base lid:        0x0\n"
+	"        sm lid:          0x0\n"
+	"        state:           4: ACTIVE\n"
+	"        phys state:      5: LinkUp\n"
+	"        rate:            100 Gb/sec (4X EDR)\n"
+	"        link_layer:      Ethernet\n";
+
+static const char devinfo_old[] =
+	"hca_id:\tmlx5_1\n\ttransport:\t\t\tInfiniBand (0)\n"
+	"\tfw_ver:\t\t\t\t16.23.1020\n\tnode_guid:\t\t\tec0d:9a03:007d:7d1b\n"
+	"\tsys_image_guid:\t\t\tec0d:9a03:007d:7d1a\n\tvendor_id:\t\t\t0x02c9\n"
+	"\tvendor_part_id:\t\t\t4119\n\thw_ver:\t\t\t\t0x0\n"
+	"\tboard_id:\t\t\tMT_0000000008\n\tphys_port_cnt:\t\t\t1\n"
+	"\tmax_mr_size:\t\t\t0xffffffffffffffff\n\tpage_size_cap:\t\t\t0xfffffffffffff000\n"
+	"\tmax_qp:\t\t\t\t262144\n\tmax_qp_wr:\t\t\t32768\n"
+	"\tdevice_cap_flags:\t\t0xe5721c36\n\t\t\t\t\tBAD_PKEY_CNTR\n"
+	"\t\t\t\t\tXRC\n\t\t\t\t\tUnknown flags: 0xe5620000\n"
+	"\tdevice_cap_exp_flags:\t\t0x520DF8F100000000\n\t\t\t\t\tEXP_DC_TRANSPORT\n"
+	"\t\t\t\t\tEXT_SEND NOP\n\t\t\t\t\tUnknown flags: 0x200000000000\n"
+	"\tmax_sge:\t\t\t30\n\tatomic_cap:\t\t\tATOMIC_HCA (1)\n"
+	"\tlog atomic arg sizes (mask)\t\t0x8\n";
+
+/* rdma-core before the GID types: no ", RoCE vN" */
+static const char devinfo_port_old[] =
+	"hca_id: mlx5_0\n"
+	"        transport:                      InfiniBand (0)\n"
+	"        phys_port_cnt:                  1\n"
+	"                port:   1\n"
+	"                        state:                  PORT_ACTIVE (4)\n"
+	"                        max_mtu:                4096 (5)\n"
+	"                        active_mtu:             4096 (5)\n"
+	"                        sm_lid:                 0\n"
+	"                        port_lid:               0\n"
+	"                        port_lmc:               0x00\n"
+	"                        link_layer:             Ethernet\n"
+	"                        max_vl_num:             invalid value (0)\n"
+	"                        active_width:           1X (1)\n"
+	"                        active_speed:           25.0 Gbps (32)\n"
+	"                        phys_state:             LINK_UP (5)\n"
+	"                        GID[ 15]:               0000:0000:0000:0000:0000:ffff:c0a8:0606\n"
+	"                        GID[  1]:               fe80::3a7c:76ff:fe7c:ab4f, RoCE v2\n";
+
+static const char show_gids_tabs[] =
+	"DEV\tPORT\tINDEX\tGID\t\t\t\t\tIPv4  \t\tVER\tDEV\n"
+	"---\t----\t-----\t---\t\t\t\t\t------------  \t---\t---\n"
+	"mlx5_0\t1\t4\tfe80:0000:0000:0000:a4ed:ccff:fe8b:1994\t\t\tv1\tnet1\n"
+	"mlx5_0\t1\t7\t0000:0000:0000:0000:0000:ffff:0a98:000c\t10.152.0.12  \tv2\tnet1\n";
+
+static const char show_gids_spaces[] =
+	"DEV     PORT    INDEX   GID                                     IPv4            VER     DEV\n"
+	"---     ----    -----   ---                                     ------------    ---     ---\n"
+	"mlx5_bond_0     1       3       0000:0000:0000:0000:0000:ffff:1e99:0aaf 30.153.10.175   v2      b3.vxlan.30100\n"
+	"n_gids_found=1\n";
+
+static const char i2n[] =
+	"mlx5_19 port 1 ==> ibp75s0v7 (Down)\n"
+	"mlx5_2 port 1 ==> ibp75s0 (Up)\n";
+
+static const char i2n_v[] =
+	"0000:01:00.0 mlx5_0 (MT4123 - MCX653105A-HDAT) ConnectX-6 VPI adapter "
+	"card, HDR IB (200Gb/s) and 200GbE, single-port QSFP56 fw 20.28.1002 "
+	"port 1 (ACTIVE) ==> p5p1 (Up)\n";
+
+static const char pq_ext[] =
+	"# Port extended counters: Lid 1719 port 1 (CapMask: 0x5300 CapMask2: 0x0000002)\n"
+	"PortSelect:......................1\n"
+	"CounterSelect:...................0x0000\n"
+	"PortXmitData:....................36298026860928\n"
+	"PortRcvData:.....................12279028775751\n"
+	"PortXmitPkts:....................101733204203\n"
+	"PortRcvPkts:.....................32262508468\n"
+	"CounterSelect2:..................0x00000000\n"
+	"SymbolErrorCounter:..............0\n"
+	"LinkErrorRecoveryCounter:........0\n"
+	"ExcessiveBufferO";
+
+static const char pq_old[] =
+	"# Port extended counters: Lid 274 port 1 (CapMask: 0x200)\n"
+	"PortSelect:......................1\n"
+	"PortXmitData:....................4372366170488\n";
+
+static const char linkinfo_edr[] =
+	"CA: n02 HCA-1:\n"
+	"      0xec0d9a03003d62be      4    1[  ] ==( 4X      25.78125 Gbps Active/  LinkUp)==>       2   17[  ] \"MF0;SB7700:MSB7700/U1\" ( )\n"
+	"Switch: 0x506b4b0300820910 MF0;SB7700:MSB7700/U1:\n"
+	"           2    1[  ] ==(                Down/ Polling)==>             [  ] \"\" ( )\n"
+	"           2   17[  ] ==( 4X      25.78125 Gbps Active/  LinkUp)==>       4    1[  ] \"n02 HCA-1\" ( )\n";
+
+static const char linkinfo_qdr[] =
+	"CA: centos-data-202 HCA-1:\n"
+	"    0x0002c903000cc89b      3    1[  ] ==( 4X          10.0 Gbps Active/ LinkUp)==>       2    1[  ] \"Infiniscale-IV Mellanox Technologies\" ( )\n";
+
+#define SYS "sys/class/infiniband/"
+#define MAD "rdma-collect/mad/"
+
+static void refdata(void)
+{
+	struct bundle_r *b;
+
+	b = import_texts("ibstat", ibstat_ndr, NULL);
+	T_STREQ(line_of(b, SYS "mlx5_5/node_type"), "1: CA", "ibstat: node_type");
+	T_STREQ(line_of(b, SYS "mlx5_5/hca_type"), "MT4129", "ibstat: hca_type");
+	T_STREQ(line_of(b, SYS "mlx5_5/node_guid"), "9c63:c003:0055:48ae",
+		"ibstat: node_guid in sysfs form");
+	T_STREQ(line_of(b, SYS "mlx5_5/ports/1/state"), "4: ACTIVE", "ibstat: state");
+	T_STREQ(line_of(b, SYS "mlx5_5/ports/1/phys_state"), "5: LinkUp",
+		"ibstat: phys_state");
+	T_STREQ(line_of(b, SYS "mlx5_5/ports/1/rate"), "400 Gb/sec",
+		"ibstat: rate without the width it does not print");
+	T_STREQ(line_of(b, SYS "mlx5_5/ports/1/lid"), "0x3db", "ibstat: lid in hex");
+	T_STREQ(line_of(b, SYS "mlx5_5/ports/1/sm_lid"), "0x167", "ibstat: sm_lid");
+	T_STREQ(line_of(b, SYS "mlx5_5/ports/1/cap_mask"), "0xa751e848",
+		"ibstat: cap_mask");
+	T_STREQ(line_of(b, SYS "mlx5_5/ports/1/gids/0"),
+		"fe80:0000:0000:0000:9c63:c003:0055:48ae", "ibstat: port GUID as gids/0");
+	br_free(b);
+
+	b = import_texts("ibstat", ibstat_mlx4_cut, NULL);
+	T_STREQ(line_of(b, SYS "mlx4_0/ports/1/phys_state"), "3: Disabled",
+		"ibstat mlx4: port 1 Disabled");
+	T_STREQ(line_of(b, SYS "mlx4_0/ports/2/rate"), "56 Gb/sec",
+		"ibstat cut: port 2's complete lines kept");
+	T_STREQ(line_of(b, SYS "mlx4_0/ports/2/lid"), "(absent)",
+		"ibstat cut: the cut line adds nothing");
+	br_free(b);
+
+	b = import_texts("ibstatus", ibstatus_ex, NULL);
+	T_STREQ(line_of(b, SYS "mlx5_0/ports/1/rate"), "100 Gb/sec (4X EDR)",
+		"ibstatus: rate as sysfs has it");
+	T_STREQ(line_of(b, SYS "mlx5_0/ports/1/link_layer"), "Ethernet",
+		"ibstatus: link_layer");
+	br_free(b);
+
+	/* ibstat's rate completed by ibv_devinfo -v */
+	b = import_texts("ibstat", ibstat_ndr, "ibv_devinfo_-v",
+			 "hca_id:\tmlx5_5\n\ttransport:\t\t\tInfiniBand (0)\n"
+			 "\tphys_port_cnt:\t\t\t1\n\t\tport:\t1\n"
+			 "\t\t\tactive_width:\t\t4X (2)\n"
+			 "\t\t\tactive_speed:\t\t100.0 Gbps (128)\n", NULL);
+	T_STREQ(line_of(b, SYS "mlx5_5/ports/1/rate"), "400 Gb/sec (4X NDR)",
+		"ibstat + ibv_devinfo -v: the kernel's rate string");
+	br_free(b);
+
+	b = import_texts("ibv_devinfo -v", devinfo_old, NULL);
+	T_STREQ(json_of(b, "rdma-collect/verbs/devices.json", "devices", NULL, NULL),
+		"(other)", "ibv_devinfo: devices.json");
+	T_STREQ(json_of(b, "rdma-collect/verbs/mlx5_1.json", "device", "vendor_id", NULL),
+		"713", "ibv_devinfo: vendor_id 0x02c9");
+	T_STREQ(json_of(b, "rdma-collect/verbs/mlx5_1.json", "device",
+			"device_cap_flags", NULL), "3849460790",
+		"ibv_devinfo: device_cap_flags, the flag names skipped");
+	T_STREQ(json_of(b, "rdma-collect/verbs/mlx5_1.json", "device", "max_sge", NULL),
+		"30", "ibv_devinfo: after MLNX_OFED 4's exp flags");
+	T_STREQ(json_of(b, "rdma-collect/verbs/mlx5_1.json", "device", "atomic_cap", NULL),
+		"1", "ibv_devinfo: atomic_cap from (1)");
+	T_STREQ(line_of(b, SYS "mlx5_1/board_id"), "MT_0000000008",
+		"ibv_devinfo: board_id into sysfs");
+	br_free(b);
+
+	b = import_texts("ibv_devinfo", devinfo_port_old, NULL);
+	{
+		struct jv *d = br_json(b, "rdma-collect/verbs/mlx5_0.json");
+		const struct jv *port = jat(jget(d, "ports"), 0);
+		const struct jv *g = jget(port, "gids");
+
+		T_OK(jint(port, "active_speed", 0) == 32 &&
+		     jint(port, "max_vl_num", -1) == 0 && jint(port, "link_layer", 0) == 2,
+		     "ibv_devinfo: port enums from the parentheses");
+		T_OK(jlen(g) == 2 && !jstr(jat(g, 0), "type") &&
+		     !strcmp(jstr(jat(g, 0), "gid"), "0000:0000:0000:0000:0000:ffff:c0a8:0606"),
+		     "ibv_devinfo: a GID without type (old rdma-core) keeps no type");
+		T_OK(jlen(g) == 2 && jstr(jat(g, 1), "type") &&
+		     !strcmp(jstr(jat(g, 1), "type"), "RoCE v2") &&
+		     !strcmp(jstr(jat(g, 1), "gid"), "fe80:0000:0000:0000:3a7c:76ff:fe7c:ab4f"),
+		     "ibv_devinfo: a compressed v2 GID in full form");
+		jfree(d);
+	}
+	br_free(b);
+
+	b = import_texts("show_gids", show_gids_tabs, NULL);
+	T_STREQ(line_of(b, SYS "mlx5_0/ports/1/gids/7"),
+		"0000:0000:0000:0000:0000:ffff:0a98:000c", "show_gids (tabs): gid 7");
+	T_STREQ(line_of(b, SYS "mlx5_0/ports/1/gid_attrs/types/4"), "IB/RoCE v1",
+		"show_gids: v1 as the kernel names it");
+	T_STREQ(line_of(b, SYS "mlx5_0/ports/1/gid_attrs/ndevs/7"), "net1",
+		"show_gids: ndev");
+	br_free(b);
+	b = import_texts("show_gids", show_gids_spaces, NULL);
+	T_STREQ(line_of(b, SYS "mlx5_bond_0/ports/1/gid_attrs/ndevs/3"),
+		"b3.vxlan.30100", "show_gids (spaces): a vxlan ndev");
+	T_STREQ(line_of(b, SYS "mlx5_bond_0/ports/1/gid_attrs/types/3"), "RoCE v2",
+		"show_gids: v2");
+	br_free(b);
+
+	b = import_texts("ibdev2netdev", i2n, NULL);
+	{
+		struct jv *m = b ? br_json(b, "rdma-collect/ibdev2netdev.json") : NULL;
+
+		T_OK(jlen(m) == 2 && !strcmp(jstr(jat(m, 1), "ibdev"), "mlx5_2") &&
+		     jint(jat(m, 1), "port", 0) == 1 &&
+		     !strcmp(jstr(jat(m, 1), "netdev"), "ibp75s0"),
+		     "ibdev2netdev: the map");
+		jfree(m);
+	}
+	T_STREQ(line_of(b, "sys/class/net/ibp75s0/operstate"), "up",
+		"ibdev2netdev: (Up)");
+	br_free(b);
+	b = import_texts("ibdev2netdev -v", i2n_v, NULL);
+	T_STREQ(line_of(b, SYS "mlx5_0/ports/1/state"), "4: ACTIVE",
+		"ibdev2netdev -v: port state");
+	T_STREQ(line_of(b, SYS "mlx5_0/fw_ver"), "20.28.1002", "ibdev2netdev -v: fw");
+	T_STREQ(line_of(b, SYS "mlx5_0/hca_type"), "MT4123", "ibdev2netdev -v: MT");
+	T_OK(b && br_link_base(b, SYS "mlx5_0/device") &&
+	     !strcmp(br_link_base(b, SYS "mlx5_0/device"), "0000:01:00.0"),
+	     "ibdev2netdev -v: the PCI function");
+	br_free(b);
+
+	/* the MAD tools need a local IB port: ibstat's */
+	b = import_texts("ibstat", ibstat_ndr, "sminfo",
+			 "sminfo: sm lid 37 sm guid 0x7cfe90030016aef1, activity count "
+			 "4484381 priority 14 state 3 SMINFO_MASTER\n",
+			 "perfquery -x", pq_ext, NULL);
+	T_STREQ(json_of(b, MAD "mlx5_5.1.json", "sminfo", "SmInfoGuid", NULL),
+		"0x7cfe90030016aef1", "sminfo: guid");
+	T_STREQ(json_of(b, MAD "mlx5_5.1.json", "sminfo", "SmState", NULL), "3",
+		"sminfo: state");
+	T_STREQ(json_of(b, MAD "mlx5_5.1.json", "local", "pma", "PortCountersExtended"),
+		"(other)", "perfquery -x: extended counters merged in");
+	br_free(b);
+	b = import_texts("sminfo_-C_mlx5_0_-P_1",
+			 "sminfo: sm lid 2 sm guid 0x2c90200259201, activity count "
+			 "6881 priority 0 state 3 SMINFO_MASTER\n", NULL);
+	T_STREQ(json_of(b, MAD "mlx5_0.1.json", "sminfo", "SmInfoGuid", NULL),
+		"0x0002c90200259201", "sminfo (sos name, unpadded guid)");
+	br_free(b);
+	b = import_texts("sminfo_-C_mlx5_0_-P_1", "sminfo: sm lid 0x1 sm guid "
+			 "0x2c9010b7c2ae1, activity count 20 priority 1 state 3 "
+			 "SMINFO_MASTER\n", NULL);
+	T_STREQ(json_of(b, MAD "mlx5_0.1.json", "sminfo", "lid", NULL), "1",
+		"sminfo: an old \"lid 0x1\"");
+	br_free(b);
+	b = import_texts("sminfo_-C_mlx5_0_-P_1", "sminfo: iberror: failed: query\n",
+			 NULL);
+	T_STREQ(json_of(b, MAD "mlx5_0.1.json", "errors", "sminfo", NULL),
+		"failed: query", "sminfo: no SM");
+	T_STREQ(json_of(b, MAD "mlx5_0.1.json", "status", NULL, NULL), "partial",
+		"sminfo: no SM makes the port partial");
+	br_free(b);
+	b = import_texts("perfquery_-x_-C_mlx5_0_-P_1", pq_ext, NULL);
+	T_STREQ(json_of(b, MAD "mlx5_0.1.json", "local", "portinfo", "Lid"), "1719",
+		"perfquery: the LID of the header");
+	{
+		struct jv *d = br_json(b, MAD "mlx5_0.1.json");
+		const struct jv *pma = jget(jget(d, "local"), "pma");
+
+		T_OK(juint(jget(pma, "ClassPortInfo"), "CapabilityMask", 0) == 0x5300 &&
+		     juint(jget(pma, "ClassPortInfo"), "CapabilityMask2", 0) == 2,
+		     "perfquery: CapMask and CapMask2");
+		T_OK(juint(jget(pma, "PortCountersExtended"), "PortXmitData", 0) ==
+		     36298026860928ULL &&
+		     jget(jget(pma, "PortCountersExtended"), "LinkErrorRecoveryCounter") &&
+		     !jget(jget(pma, "PortCountersExtended"), "ExcessiveBufferOverrunErrors"),
+		     "perfquery -x: 64-bit counters, the cut last line left out");
+		jfree(d);
+	}
+	br_free(b);
+	b = import_texts("perfquery_-C_mlx5_0_-P_1", pq_old, NULL);
+	T_STREQ(json_of(b, MAD "mlx5_0.1.json", "local", "pma", "ClassPortInfo"),
+		"(other)", "perfquery: an old header without CapMask2");
+	br_free(b);
+
+	b = import_texts("iblinkinfo", linkinfo_edr, NULL);
+	{
+		struct jv *f = br_json(b, "rdma-collect/fabric/fabric.json");
+		const struct jv *n = jget(f, "nodes");
+		const struct jv *sw = jat(n, 1), *p17 = jat(jget(sw, "ports"), 1);
+
+		T_OK(jlen(n) == 2 && jint(sw, "type", 0) == 2 && jint(sw, "lid", 0) == 2 &&
+		     !strcmp(jstr(sw, "guid"), "0x506b4b0300820910"),
+		     "iblinkinfo: the switch, its GUID and LID");
+		T_OK(jint(p17, "width_active", 0) == 2 &&
+		     jint(p17, "speed_ext_active", 0) == 2 &&
+		     !strcmp(jstr(jget(p17, "remote"), "guid"), "0xec0d9a03003d62be") &&
+		     jint(jget(p17, "remote"), "port", 0) == 1,
+		     "iblinkinfo: 4X EDR, the far end by its LID");
+		T_OK(jint(jat(jget(sw, "ports"), 0), "state", 0) == 1 &&
+		     jint(jat(jget(sw, "ports"), 0), "phys_state", 0) == 2,
+		     "iblinkinfo: Down/ Polling");
+		jfree(f);
+	}
+	br_free(b);
+	b = import_texts("iblinkinfo", linkinfo_qdr, NULL);
+	T_STREQ(json_of(b, "rdma-collect/fabric/fabric.json", "status", NULL, NULL),
+		"ok", "iblinkinfo: QDR with one space in \"Active/ LinkUp\"");
+	br_free(b);
+}
+
+/* foreign or hostile text: 1 and nothing added */
+static void hostile(void)
+{
+	static const struct {
+		const char *tool, *text;
+	} v[] = {
+		{ "ibstat", "ibpanic: [123] main: stat of IB device 'mlx5_8' failed: No such file or directory\n" },
+		{ "ibstat", "CA '../../etc'\n\tCA type: x\n" },
+		{ "ibv_devinfo", "Failed to get IB devices list: Function not implemented\n" },
+		{ "show_gids", "bash: show_gids: command not found\n" },
+		{ "ibdev2netdev", "mlx5_0 port 999 ==> eth0 (Up)\n" },
+		{ "sminfo", "sminfo: sm lid 99999999 sm guid 0x1, activity count 1 priority 0 state 3 SMINFO_MASTER\n" },
+		{ "perfquery", "ibwarn: [1] mad_rpc: _do_madrpc failed; dport (Lid 1)\n" },
+		{ "iblinkinfo", "CA: x:\n   garbage ==( 4X 99 Gbps Active/  LinkUp)==> 1 1[  ] \"y\" ( )\n" },
+		{ "ls -la /dev/infiniband", "lrwxrwxrwx\n" },
+	};
+	const struct imp_parser *p;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		for (p = imp_parsers_ib; p->tool && strcmp(p->tool, v[i].tool); p++)
+			;
+		if (!p->tool || imp_open) {
+			T_OK(p->tool != NULL, "parser %s", v[i].tool);
+			continue;
+		}
+		{
+			struct imp im = { NULL, 0, 0, NULL, 0 };
+			int rc = p->parse(&im, v[i].text, strlen(v[i].text), "t", NULL);
+
+			T_OK(rc == 1 && im.n == 0, "%s: foreign text: not recognized, "
+			     "nothing added (rc %d, %zu entries)", v[i].tool, rc, im.n);
+			tb_free(&im);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *top = getenv("TOP") ? getenv("TOP") : ".";
+	char p[1024];
+
+	if (argc >= 4 && !strcmp(argv[1], "--compare")) {
+		/* DIR BUNDLE VIEW... */
+		return 0;
+	}
+	snprintf(p, sizeof(p), "%s/samples/dgx-h100-07-20251129T210405Z.rdma.tar.zst", top);
+	round_trip(p);
+	snprintf(p, sizeof(p), "%s/samples/roce-h12-20251129T210405Z.rdma.tar.zst", top);
+	round_trip(p);
+	refdata();
+	hostile();
+	return t_done();
+}
