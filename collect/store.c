@@ -257,7 +257,9 @@ int store_write(struct store *s, const char *manifest, size_t mlen,
 	rc = 0;
 	goto out;
 werr:
-	error("cannot write '%s': %s", tmp, archive_error_string(a));
+	/* libarchive says "Write error"; its errno says why (ENOSPC) */
+	error("cannot write '%s': %s", tmp, archive_errno(a) > 0 ?
+	      strerror(archive_errno(a)) : archive_error_string(a));
 out:
 	if (a)
 		archive_write_free(a);
