@@ -472,6 +472,226 @@ static void print_notes(const char *p)
 	}
 }
 
+/* --- the run kept in the database, for the report (schema/005-pairs.sql)
+ *
+ * The findings go to `findings` (layer pairs) on one bundle each, so that
+ * every report format lists them: a host's part on the host's newest
+ * bundle; a fabric part on the newest bundle of the node that ran the
+ * scan (its evidence); else on the first host with a bundle among the
+ * failing pairs it explains.  A finding no bundle can hold is only in
+ * pair_suspects. */
+
+struct pcell {
+	int a, b;		/* hosts, a's name sorting first */
+	int outcome, sus;	/* sus: rank of its suspect, 0 none */
+};
+
+static int pcell_cmp(const void *x, const void *y)
+{
+	const struct pcell *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
+}
+
+static int64_t finding_bundle(struct pctx *x, const struct pfinding *f,
+			      const int *sus_of)
+{
+	const struct pcomp *c = &x->pm.comp[f->comp];
+	int rank = (int)(f - x->f) + 1;
+	size_t o;
+
+	if (c->host >= 0 && x->t.host[c->host].bundle)
+		return x->t.host[c->host].bundle;
+	if (x->t.kind == PT_FABRIC && x->t.scan)
+		return db_int(x->t.db, "SELECT b2.id FROM bundles b JOIN "
+			      "bundles b2 ON b2.node_id = b.node_id WHERE b.id "
+			      "= ? ORDER BY b2.collected_at DESC, b2.id DESC "
+			      "LIMIT 1", "i", x->t.scan);
+	for (o = 0; o < x->pm.nobs; o++) {
+		const struct pobs *ob = &x->pm.obs[o];
+		int64_t b = x->t.host[x->t.ep[ob->a].host].bundle;
+
+		if (sus_of[o] == rank && !b)
+			b = x->t.host[x->t.ep[ob->b].host].bundle;
+		if (sus_of[o] == rank && b)
+			return b;
+	}
+	return 0;
+}
+
+static int64_t store_finding(struct pctx *x, const struct pfinding *f,
+			     int64_t bundle, const char *results,
+			     const char *run)
+{
+	const struct rule *r = rule_find(f->rule);
+	const struct psuspect *s = f->s;
+	const char *l;
+	int64_t fid;
+	int k;
+
+	if (db_exec(x->t.db, "INSERT INTO findings (bundle_id, rule, layer, "
+		    "severity, component, summary, remediation) VALUES (?, ?, "
+		    "'pairs', ?, ?, ?, ?)", "isisss", bundle, f->rule,
+		    (int64_t)f->severity, x->pm.comp[f->comp].name,
+		    f->summary.buf, r ? r->remediation : NULL) < 0)
+		return -1;
+	fid = sqlite3_last_insert_rowid(x->t.db);
+	db_exec(x->t.db, "INSERT INTO finding_evidence VALUES (?, ?, ?)", "iss",
+		fid, results ? results : "rdma-analyze pairs", run);
+	for (k = 0; k < s->nalt; k++) {
+		char v[1100];
+
+		snprintf(v, sizeof(v), "or %s %s: %d failing, %d passing pairs",
+			 kind_names[x->pm.comp[s->alt[k]].kind],
+			 x->pm.comp[s->alt[k]].name, x->pm.fail_n[s->alt[k]],
+			 x->pm.pass_n[s->alt[k]]);
+		db_exec(x->t.db, "INSERT INTO finding_evidence VALUES (?, "
+			"'alternative', ?)", "is", fid, v);
+	}
+	for (l = f->counters.buf; *l;) {
+		const char *nl = strchrnul(l, '\n');
+		char *v = xstrndup(l, (size_t)(nl - l));
+
+		db_exec(x->t.db, "INSERT INTO finding_evidence VALUES (?, "
+			"'counters', ?)", "is", fid, v);
+		free(v);
+		l = *nl ? nl + 1 : nl;
+	}
+	return fid;
+}
+
+static int store_suspects(struct pctx *x, const int *sus_of,
+			  const char *results, const char *run)
+{
+	int i;
+
+	for (i = 0; i < x->nf; i++) {
+		const struct pfinding *f = &x->f[i];
+		const struct pcomp *c = &x->pm.comp[f->comp];
+		int64_t b = finding_bundle(x, f, sus_of), fid = -1;
+
+		if (b && (fid = store_finding(x, f, b, results, run)) < 0)
+			return -1;
+		if (db_exec(x->t.db, "INSERT INTO pair_suspects VALUES (?, ?, ?, "
+			    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "isisssssNsNiiiN",
+			    (int64_t)i + 1, f->rule, (int64_t)f->severity,
+			    kind_names[c->kind], c->key, c->name,
+			    c->host >= 0 ? x->t.host[c->host].name : NULL,
+			    c->guid[0][0] ? c->guid[0] : NULL,
+			    (int64_t)(c->guid[0][0] ? c->port[0] : -1),
+			    c->guid[1][0] ? c->guid[1] : NULL,
+			    (int64_t)(c->guid[1][0] ? c->port[1] : -1),
+			    (int64_t)f->s->fail, (int64_t)f->s->pass,
+			    (int64_t)f->s->weak, fid) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* the hosts and the cells of host pairs */
+static int store_cells(struct pctx *x, const int *sus_of)
+{
+	struct pcell *cell = xcalloc(x->pm.nobs + 1, sizeof(*cell));
+	size_t o, n = 0, i, j;
+	int h, e, rc = 0;
+
+	for (h = 0; h < x->t.nhost && !rc; h++) {
+		const char *leaf = NULL;
+
+		for (e = 0; e < x->t.nep && !leaf; e++)
+			if (x->t.ep[e].host == h && x->t.ep[e].cable >= 0 &&
+			    x->pm.comp[x->t.ep[e].cable].guid[1][0])
+				leaf = x->pm.comp[x->t.ep[e].cable].guid[1];
+		rc = db_exec(x->t.db, "INSERT OR IGNORE INTO pair_hosts VALUES "
+			     "(?, ?, ?)", "ssN", x->t.host[h].name, leaf,
+			     x->t.host[h].bundle ? x->t.host[h].bundle : -1);
+	}
+	for (o = 0; o < x->pm.nobs; o++) {
+		const struct pobs *ob = &x->pm.obs[o];
+		int a = x->t.ep[ob->a].host, b = x->t.ep[ob->b].host;
+
+		if (a == b)
+			continue;
+		if (strcmp(x->t.host[a].name, x->t.host[b].name) > 0) {
+			int t = a;
+
+			a = b;
+			b = t;
+		}
+		cell[n++] = (struct pcell){ a, b, ob->outcome, sus_of[o] };
+	}
+	qsort(cell, n, sizeof(*cell), pcell_cmp);
+	for (i = 0; i < n && !rc; i = j) {
+		int64_t cnt[3] = { 0, 0, 0 }, sus = -1;
+
+		for (j = i; j < n && !pcell_cmp(&cell[i], &cell[j]); j++) {
+			cnt[cell[j].outcome]++;
+			if (sus < 0 && cell[j].sus)
+				sus = cell[j].sus;
+		}
+		rc = db_exec(x->t.db, "INSERT OR REPLACE INTO pair_cells VALUES "
+			     "(?, ?, ?, ?, ?, ?)", "ssiiiN",
+			     x->t.host[cell[i].a].name, x->t.host[cell[i].b].name,
+			     cnt[PO_OK], cnt[PO_FAIL], cnt[PO_DEGRADED], sus);
+	}
+	free(cell);
+	return rc;
+}
+
+/* replace the stored run with this one; a database that cannot be
+ * written (read-only, locked) costs a warning, not the answer */
+static void store_run(struct pctx *x, const char *results)
+{
+	sqlite3 *db = x->t.db;
+	int *sus_of = xcalloc(x->pm.nobs + 1, sizeof(*sus_of));
+	struct buf run = BUF_INIT;
+	size_t o;
+	int i, rc;
+
+	buf_addf(&run, "%zu pair results, %zu passing, %zu failing (%zu "
+		 "degraded) from csv %zu, nccl %zu, perftest %zu; topology %s, "
+		 "method %s", x->pm.nobs, x->pm.npass, x->pm.nfail, x->degraded,
+		 x->in.used[PIN_CSV], x->in.used[PIN_NCCL],
+		 x->in.used[PIN_PERFTEST], topo_name(x->t.kind),
+		 x->method == PM_TOMOGRAPHY ? "tomography" : "best");
+
+	/* each failing result to the first suspect crossing it, as the
+	 * engine explains them */
+	for (o = 0; o < x->pm.nobs; o++)
+		for (i = 0; x->pm.obs[o].outcome != PO_OK && i < x->nf; i++)
+			if (pm_obs_has(&x->pm, o, x->f[i].s->comp)) {
+				sus_of[o] = i + 1;
+				break;
+			}
+	rc = db_run(db, "BEGIN");
+	if (!rc)
+		rc = db_run(db, "DELETE FROM finding_evidence WHERE finding_id IN "
+			    "(SELECT id FROM findings WHERE layer = 'pairs'); "
+			    "DELETE FROM findings WHERE layer = 'pairs'; DELETE "
+			    "FROM pair_runs; DELETE FROM pair_hosts; DELETE FROM "
+			    "pair_cells; DELETE FROM pair_suspects");
+	if (!rc)
+		rc = db_exec(db, "INSERT INTO pair_runs VALUES (1, ?, ?, ?, ?, ?, "
+			     "?, ?)", "ssNiiid", x->method == PM_TOMOGRAPHY ?
+			     "tomography" : "best", topo_name(x->t.kind),
+			     x->t.kind == PT_FABRIC ? x->t.scan : -1,
+			     (int64_t)x->pm.nobs, (int64_t)x->pm.nfail,
+			     (int64_t)x->degraded, x->pm.noise);
+	if (!rc)
+		rc = store_cells(x, sus_of);
+	if (!rc)
+		rc = store_suspects(x, sus_of, results, run.buf);
+	if (rc || db_run(db, "COMMIT") < 0) {
+		db_run(db, "ROLLBACK");
+		warning("pairs: the run could not be kept in the database (the "
+			"report will not show it)");
+	}
+	buf_release(&run);
+	free(sus_of);
+}
+
 static const struct option pairs_opts[] = {
 	{ "db", required_argument, NULL, 'd' },
 	{ "results", required_argument, NULL, 'r' },
@@ -578,6 +798,7 @@ int cmd_pairs(int argc, char **argv)
 		for (i = 0; i < x.pm.nsus; i++)
 			finding_of(&x, &x.pm.sus[i], &x.f[x.nf++]);
 		print_notes(x.in.notes.buf);
+		store_run(&x, results);
 		if (json)
 			print_json(&x);
 		else

@@ -12,9 +12,9 @@
  * attributes, which CSP does not govern.
  *
  * Escaping, by context:
- *   HTML text and quoted attributes  esc()       & < > " ' as entities
- *   URL fragments (#node/rule)       esc_frag()  percent-encoded, then esc()
- *   SVG text and attributes          esc()       (inline SVG is parsed as HTML)
+ *   HTML text and quoted attributes  html_esc()       & < > " ' as entities
+ *   URL fragments (#node/rule)       html_frag()  percent-encoded, then html_esc()
+ *   SVG text and attributes          html_esc()       (inline SVG is parsed as HTML)
  *   JSON inside <script>             json_out()  < > & as \u003c \u003e \u0026,
  *                                    so "</script" and "<!--" cannot appear
  * The script reads that JSON and only ever sets textContent and attributes,
@@ -37,6 +37,7 @@
 #include "json.h"
 #include "log.h"
 #include "report.h"
+#include "report-html.h"
 #include "rules.h"
 #include "sha256.h"
 #include "util.h"
@@ -57,13 +58,7 @@ static const char *const grid_layers[] = {
 	"pairs", "evidence", NULL
 };
 
-struct html {
-	sqlite3 *db;
-	FILE *out;
-	int nodes;
-};
-
-static const char *col(sqlite3_stmt *st, int i)
+const char *html_col(sqlite3_stmt *st, int i)
 {
 	const char *s = (const char *)sqlite3_column_text(st, i);
 
@@ -76,7 +71,7 @@ static const char *col(sqlite3_stmt *st, int i)
  * controls other than tab and newline become U+FFFD: they are not
  * characters a page can show; so does each byte of invalid UTF-8 (the
  * page is declared UTF-8, and a bundle's strings may be anything). */
-static void esc(FILE *out, const char *s)
+void html_esc(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -109,7 +104,7 @@ static void esc(FILE *out, const char *s)
 /* a URL fragment part (node or rule of #node/rule): everything but the
  * unreserved characters percent-encoded, as encodeURIComponent() does, so
  * the script's decodeURIComponent() gives the name back */
-static void esc_frag(FILE *out, const char *s)
+void html_frag(FILE *out, const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";
 
@@ -219,7 +214,12 @@ static const char style[] =
 "details summary{cursor:pointer}"
 ".muted{color:#6b7280}"
 "svg text{font:11px system-ui,sans-serif}"
-"svg a:hover rect{stroke:#1d2330}";
+"svg a:hover rect{stroke:#1d2330}"
+"figure{margin:16px 0}figure h2{margin-top:8px}figcaption{margin:4px 0 8px}"
+".key{display:inline-block;padding:0 6px;border-radius:3px}"
+".c-fail{background:#c1121f;color:#fff}.c-mixed{background:#f07167}.c-deg{background:#f4a21a}.c-slow{background:#d4a300}"
+".c-ok{background:#9fd8b5}.c-none{background:#e9ebef}.c-err{background:#f4772e}"
+".tls{display:flex;flex-wrap:wrap;gap:12px}.tl{background:#fff;border:1px solid #dde1e6;padding:4px}";
 
 /* The page's behaviour.  Kept ES5-plain and small: filters and the hash
  * are one state object; render() redraws from it. */
@@ -283,6 +283,8 @@ static const char script[] =
 "function panel(){var p=$('node');p.textContent='';if(!st.node||NI[st.node]===undefined){p.hidden=true;return;}"
 "var i=NI[st.node],n=D.nodes[i];p.hidden=false;p.appendChild(el('h2','',n[0]));"
 "p.appendChild(el('div','muted','bundle '+n[1]+', collected '+n[2]));"
+"var tl=$('tl-'+i);if(tl){var a=el('a','tl-link','counter timeline (error and pause rates)');a.href='#';"
+"a.addEventListener('click',function(e){e.preventDefault();tl.scrollIntoView();});var d0=el('div');d0.appendChild(a);p.appendChild(d0);}"
 "var sk=D.sk.filter(function(s){return s[0]===i;});if(sk.length){var d=el('details');"
 "d.appendChild(el('summary','',sk.length+' check(s) could not run'));sk.forEach(function(s){"
 "d.appendChild(el('div','ev',s[1]+': '+D.reasons[s[2]]));});p.appendChild(d);}"
@@ -378,13 +380,13 @@ static void data_json(struct html *h, struct buf *out)
 	json_arr_open(&j, "rem");
 	s = db_query(h->db, "SELECT text FROM html_rem ORDER BY id", NULL);
 	while (sqlite3_step(s) == SQLITE_ROW)
-		json_str(&j, NULL, col(s, 0));
+		json_str(&j, NULL, html_col(s, 0));
 	db_done(s);
 	json_arr_close(&j);
 	json_arr_open(&j, "reasons");
 	s = db_query(h->db, "SELECT text FROM html_reason ORDER BY id", NULL);
 	while (sqlite3_step(s) == SQLITE_ROW)
-		json_str(&j, NULL, col(s, 0));
+		json_str(&j, NULL, html_col(s, 0));
 	db_done(s);
 	json_arr_close(&j);
 
@@ -399,15 +401,15 @@ static void data_json(struct html *h, struct buf *out)
 		int64_t bid = sqlite3_column_int64(s, 0);
 
 		json_arr_open(&j, NULL);
-		json_str(&j, NULL, col(s, 1));
-		json_str(&j, NULL, col(s, 2));
-		json_str(&j, NULL, col(s, 3));
+		json_str(&j, NULL, html_col(s, 1));
+		json_str(&j, NULL, html_col(s, 2));
+		json_str(&j, NULL, html_col(s, 3));
 		json_int(&j, NULL, sqlite3_column_int(s, 4));
 		sk = db_query(h->db, "SELECT rule FROM skipped WHERE bundle_id = ?",
 			      "i", bid);
 		memset(nsk, 0, sizeof(nsk));
 		while (sqlite3_step(sk) == SQLITE_ROW) {
-			const struct rule *r1 = rule_find(col(sk, 0));
+			const struct rule *r1 = rule_find(html_col(sk, 0));
 
 			for (li = 0; r1 && grid_layers[li] &&
 			     strcmp(grid_layers[li], r1->layer); li++)
@@ -442,7 +444,7 @@ static void data_json(struct html *h, struct buf *out)
 		ev_fid = sqlite3_column_int64(e, 0);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		int64_t fid = sqlite3_column_int64(s, 0);
-		const char *layer = col(s, 3);
+		const char *layer = html_col(s, 3);
 
 		for (li = 0; grid_layers[li] && strcmp(grid_layers[li], layer); li++)
 			;
@@ -450,9 +452,9 @@ static void data_json(struct html *h, struct buf *out)
 		json_int(&j, NULL, sqlite3_column_int(s, 1));
 		json_int(&j, NULL, sqlite3_column_int(s, 2));
 		json_int(&j, NULL, grid_layers[li] ? li : 0);
-		json_str(&j, NULL, col(s, 4));
-		json_str(&j, NULL, col(s, 5));
-		json_str(&j, NULL, col(s, 6));
+		json_str(&j, NULL, html_col(s, 4));
+		json_str(&j, NULL, html_col(s, 5));
+		json_str(&j, NULL, html_col(s, 6));
 		json_arr_open(&j, NULL);
 		while (have_ev && ev_fid < fid) {
 			have_ev = sqlite3_step(e) == SQLITE_ROW;
@@ -460,8 +462,8 @@ static void data_json(struct html *h, struct buf *out)
 		}
 		while (have_ev && ev_fid == fid) {
 			json_arr_open(&j, NULL);
-			json_str(&j, NULL, col(e, 1));
-			json_str(&j, NULL, col(e, 2));
+			json_str(&j, NULL, html_col(e, 1));
+			json_str(&j, NULL, html_col(e, 2));
 			json_arr_close(&j);
 			have_ev = sqlite3_step(e) == SQLITE_ROW;
 			ev_fid = have_ev ? sqlite3_column_int64(e, 0) : -1;
@@ -482,7 +484,7 @@ static void data_json(struct html *h, struct buf *out)
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		json_arr_open(&j, NULL);
 		json_int(&j, NULL, sqlite3_column_int(s, 0));
-		json_str(&j, NULL, col(s, 1));
+		json_str(&j, NULL, html_col(s, 1));
 		json_int(&j, NULL, sqlite3_column_int(s, 2));
 		json_arr_close(&j);
 	}
@@ -662,7 +664,7 @@ static void node_views(struct html *h, struct json *j, int64_t bid,
 		struct jv *doc;
 		int ok;
 
-		argv[1] = (char *)col(s, 0);
+		argv[1] = (char *)html_col(s, 0);
 		if (strchr(argv[1], '/'))
 			continue;
 		snprintf(path, sizeof(path), "rdma-collect/ethtool/%s.json", argv[1]);
@@ -697,7 +699,7 @@ static void views_json(struct html *h, struct buf *out)
 		     "DESC, n.id", NULL);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		int64_t k = sqlite3_column_int64(s, 0);
-		const char *file = col(s, 2);
+		const char *file = html_col(s, 2);
 		struct bundle_r *b = NULL;
 		struct json one;
 		char err[256];
@@ -771,7 +773,7 @@ static void header(struct html *h)
 			     "b.hostname", NULL);
 		while (sqlite3_step(s) == SQLITE_ROW) {
 			fputs(i++ ? ", " : ": ", h->out);
-			esc(h->out, col(s, 0));
+			html_esc(h->out, html_col(s, 0));
 		}
 		db_done(s);
 	}
@@ -821,9 +823,9 @@ static void top_problems(struct html *h)
 		     "report_bundles) GROUP BY f.rule ORDER BY sev DESC, "
 		     "count(DISTINCT f.bundle_id) DESC, f.rule", NULL);
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		const struct rule *r = rule_find(col(s, 0));
+		const struct rule *r = rule_find(html_col(s, 0));
 		int sev = sqlite3_column_int(s, 1), shown = 0;
-		char *names = xstrdup(col(s, 4)), *p, *save = NULL;
+		char *names = xstrdup(html_col(s, 4)), *p, *save = NULL;
 
 		if (!rows++)
 			fputs("<div><h2>What is wrong</h2>\n<div class=\"topwrap\">"
@@ -832,23 +834,23 @@ static void top_problems(struct html *h)
 			      "</tr>\n", out);
 		fprintf(out, "<tr><td class=\"b-%d\">%s</td><td><a href=\"#/", sev,
 			severity_name(sev));
-		esc_frag(out, col(s, 0));
+		html_frag(out, html_col(s, 0));
 		fputs("\">", out);
-		esc(out, col(s, 0));
+		html_esc(out, html_col(s, 0));
 		fputs("</a> ", out);
-		esc(out, r ? r->title : "");
+		html_esc(out, r ? r->title : "");
 		fprintf(out, " <span class=\"muted\">(%s)</span></td><td>%lld: ",
-			col(s, 2), (long long)sqlite3_column_int64(s, 3));
+			html_col(s, 2), (long long)sqlite3_column_int64(s, 3));
 		/* hostnames holding commas would split here: only the link
 		 * text is affected, and both halves stay escaped */
 		for (p = strtok_r(names, ",", &save); p && shown < 12;
 		     p = strtok_r(NULL, ",", &save), shown++) {
 			fputs(shown ? ", <a href=\"#" : "<a href=\"#", out);
-			esc_frag(out, p);
+			html_frag(out, p);
 			fputc('/', out);
-			esc_frag(out, col(s, 0));
+			html_frag(out, html_col(s, 0));
 			fputs("\">", out);
-			esc(out, p);
+			html_esc(out, p);
 			fputs("</a>", out);
 		}
 		if (sqlite3_column_int64(s, 3) > shown)
@@ -880,9 +882,9 @@ static void not_checked(struct html *h)
 			      "</th><th>why</th><th>checks</th></tr>\n", out);
 		fprintf(out, "<tr><td>%lld of %d</td><td>",
 			(long long)sqlite3_column_int64(s, 2), h->nodes);
-		esc(out, col(s, 0));
+		html_esc(out, html_col(s, 0));
 		fputs("</td><td>", out);
-		esc(out, col(s, 1));
+		html_esc(out, html_col(s, 1));
 		fputs("</td></tr>\n", out);
 	}
 	db_done(s);
@@ -897,23 +899,33 @@ static void not_checked(struct html *h)
  *
  * A picture is a function that writes one <figure> of inline SVG and
  * returns 1, or returns 0 when the report has nothing for it (its tables
- * absent or empty): the table `pictures` at the end draws them in order.
- * The pairwise heatmap and the fabric with suspects (pairs) and per-node
- * counter timelines (history) are meant to be rows of it: a function
- * `static int pic_NAME(struct html *h)` that looks its tables up in
- * sqlite_master, queries h->db restricted to report_bundles, and writes
- * to h->out.  Strings go through esc() (SVG text and attributes) and
- * esc_frag() (links); no style attributes (the CSP has no
- * 'unsafe-inline'); bar_chart() and svg_text() are there to reuse.
+ * absent or empty): the tables `first_pictures` (pairs and fabric, the
+ * "where" of a bad link, right after the first screen) and `pictures` (at
+ * the end) draw them in order.  Their rules are in report-html.h.
  */
+
+void html_link(FILE *out, const char *node, const char *rule)
+{
+	fputs("<a href=\"#", out);
+	html_frag(out, node);
+	fputc('/', out);
+	html_frag(out, rule);
+	fputs("\">", out);
+}
+
+int html_has_table(sqlite3 *db, const char *name)
+{
+	return db_int(db, "SELECT count(*) FROM sqlite_master WHERE type = "
+		      "'table' AND name = ?", "s", name) > 0;
+}
 
 /* a label of at most SVG_LABEL bytes (cut on a character boundary, the
  * whole string is in the element's <title>): labels are right-aligned
  * against the bars and would run off the left edge */
 #define SVG_LABEL 56
 
-static void svg_text(FILE *out, double x, double y, const char *anchor,
-		     const char *fill, const char *s)
+void html_text(FILE *out, double x, double y, const char *anchor,
+	       const char *fill, const char *s)
 {
 	char cut[SVG_LABEL + 4];
 	size_t n = strlen(s);
@@ -928,7 +940,7 @@ static void svg_text(FILE *out, double x, double y, const char *anchor,
 	}
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">",
 		x, y, anchor, fill);
-	esc(out, s);
+	html_esc(out, s);
 	fputs("</text>", out);
 }
 
@@ -984,24 +996,24 @@ static int pic_pcie(struct html *h)
 		int isl = sqlite3_column_int(s, 7);
 		char label[600], what[128];
 
-		snprintf(label, sizeof(label), "%s %s%s%s", col(s, 0), col(s, 1),
-			 *col(s, 2) ? " " : "", col(s, 2));
+		snprintf(label, sizeof(label), "%s %s%s%s", html_col(s, 0), html_col(s, 1),
+			 *html_col(s, 2) ? " " : "", html_col(s, 2));
 		snprintf(what, sizeof(what), "%gGT/s x%d of %gGT/s x%d",
 			 sqlite3_column_double(s, 5), sqlite3_column_int(s, 6),
 			 sqlite3_column_double(s, 3), sqlite3_column_int(s, 4));
 		fputs("<a href=\"#", out);
-		esc_frag(out, col(s, 0));
+		html_frag(out, html_col(s, 0));
 		fputs(isl ? "/PCIE_LINK_DEGRADED\">" : "/\">", out);
 		fputs("<title>", out);
-		esc(out, label);
+		html_esc(out, label);
 		fprintf(out, ": %s</title>", what);
-		svg_text(out, lw - 6, y + 13, "end", "#1d2330", label);
+		html_text(out, lw - 6, y + 13, "end", "#1d2330", label);
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"12\" "
 			"fill=\"%s\"/><rect x=\"%d\" y=\"%d\" width=\"%.1f\" "
 			"height=\"12\" fill=\"none\" stroke=\"#6b7280\"/>", lw, y + 3,
 			sta > 0 ? bw * sta / maxbw : 0, isl ? "#c1121f" : "#2a9d8f",
 			lw, y + 3, bw * cap / maxbw);
-		svg_text(out, lw + bw + 6, y + 13, "start", isl ? "#c1121f" :
+		html_text(out, lw + bw + 6, y + 13, "start", isl ? "#c1121f" :
 			 "#1d2330", what);
 		fputs("</a>", out);
 	}
@@ -1032,31 +1044,31 @@ static int bar_chart(struct html *h, const char *id, const char *caption,
 	if (!rows)
 		return 0;
 	fprintf(out, "<figure id=\"%s\"><figcaption>", id);
-	esc(out, caption);
+	html_esc(out, caption);
 	fprintf(out, "</figcaption>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		"width=\"%d\" height=\"%d\" role=\"img\">", lw + bw + 120,
 		rows * 18 + 6);
 	/* rows: group, value, count, nodes; ordered by group, count desc */
 	s = db_query(h->db, sql, NULL);
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		int first = !prev || strcmp(prev, col(s, 0));
+		int first = !prev || strcmp(prev, html_col(s, 0));
 		int64_t n = sqlite3_column_int64(s, 2);
 		char label[600], num[96];
 
 		free(prev);
-		prev = xstrdup(col(s, 0));
-		snprintf(label, sizeof(label), "%s  %s", col(s, 0), col(s, 1));
+		prev = xstrdup(html_col(s, 0));
+		snprintf(label, sizeof(label), "%s  %s", html_col(s, 0), html_col(s, 1));
 		snprintf(num, sizeof(num), "%lld (%lld node%s)", (long long)n,
 			 (long long)sqlite3_column_int64(s, 3),
 			 sqlite3_column_int64(s, 3) == 1 ? "" : "s");
 		fputs("<g><title>", out);
-		esc(out, label);
+		html_esc(out, label);
 		fprintf(out, ": %s</title>", num);
-		svg_text(out, lw - 6, y + 13, "end", "#1d2330", label);
+		html_text(out, lw - 6, y + 13, "end", "#1d2330", label);
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"12\" "
 			"fill=\"%s\"/>", lw, y + 3, n > 0 ? 1 + (bw - 1.0) * n / max
 			: 0, first ? "#5b8db8" : "#f4a21a");
-		svg_text(out, lw + (n > 0 ? 1 + (bw - 1.0) * n / max : 0) + 6,
+		html_text(out, lw + (n > 0 ? 1 + (bw - 1.0) * n / max : 0) + 6,
 			 y + 13, "start", "#1d2330", num);
 		fputs("</g>", out);
 		y += 18;
@@ -1093,7 +1105,11 @@ static int pic_driver(struct html *h)
 static const struct {
 	const char *name;
 	int (*draw)(struct html *h);
-} pictures[] = {
+} first_pictures[] = {
+	{ "pairs", pic_pairs },
+	{ "fabric", pic_fabric },
+}, pictures[] = {
+	{ "timelines", pic_timelines },
 	{ "pcie", pic_pcie },
 	{ "firmware", pic_firmware },
 	{ "driver", pic_driver },
@@ -1131,6 +1147,8 @@ int report_html(sqlite3 *db, const struct report_opts *o)
 	      "gridwrap\"><table id=\"grid\"></table></div></div>\n", out);
 	top_problems(&h);
 	fputs("</div>\n", out);
+	for (i = 0; i < ARRAY_SIZE(first_pictures); i++)
+		first_pictures[i].draw(&h);
 	fputs("<h2>Findings</h2>\n<div class=\"filters\">"
 	      "<select id=\"f-sev\" aria-label=\"severity\"></select>"
 	      "<select id=\"f-layer\" aria-label=\"layer\"></select>"
@@ -1150,7 +1168,7 @@ int report_html(sqlite3 *db, const struct report_opts *o)
 	      "</p>\n", out);
 	not_checked(&h);
 	fputs("<h2>Pictures</h2>\n", out);
-	for (i = 0; i < sizeof(pictures) / sizeof(pictures[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(pictures); i++)
 		drawn += pictures[i].draw(&h);
 	if (!drawn)
 		fputs("<p class=\"muted\">No PCIe or device evidence to draw.</p>\n",

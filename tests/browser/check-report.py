@@ -8,6 +8,10 @@ before and after a reload; no console error, no CSP violation, no request.
 MODE hostile: a report whose hostnames, device strings and kernel-log lines
 carry markup and script: nothing of it may become an element or run, and
 the strings must show literally.
+MODE pics: a report of a fabric scan, a pairs run and a node's history:
+the heatmap, the fabric picture and the timelines are drawn, the pairs
+suspect is highlighted in both, and a heatmap cell, the suspect's host
+and the node panel's timeline link lead where they say.
 MODE time: how long the page takes to be ready (for make bench).
 
 Prints one "ok - ", "not ok - " or "skip - " line per check (tests/lib.sh);
@@ -249,6 +253,60 @@ def hostile(b, html, rep, shots, markers):
     check("no console error, no CSP violation, no network request", not p, "\n".join(p))
 
 
+def pics(b, html, rep, shots, suspect):
+    url = "file://" + os.path.abspath(html)
+    check("the report with pictures loads and its script runs", load(b, url))
+    b.eval("document.getElementById('pic-pairs').scrollIntoView()")
+    b.screenshot(os.path.join(shots, "6-pairs-fabric.png"))
+    cells = b.eval("document.querySelectorAll('#heatmap rect').length")
+    check("the pair heatmap is drawn (%d rects)" % cells, cells > 10, cells)
+    cross = b.eval("Array.from(document.querySelectorAll('#heatmap path.suspect title'))"
+                   ".map(function(t){return t.textContent;})")
+    check("the suspect host's row and column are outlined (%s)" % cross,
+          any(suspect in t for t in cross), cross)
+    host = b.eval("Array.from(document.querySelectorAll('#fabric g.host.suspect title'))"
+                  ".map(function(t){return t.textContent;})")
+    check("the fabric picture highlights the suspect host", any(t.startswith(suspect)
+                                                               for t in host), host)
+    line = b.eval("document.querySelectorAll('#fabric line.suspect').length")
+    check("the suspect's cable is drawn as a suspect", line >= 1, line)
+    # the finding the suspect is stored as, per the JSON report
+    owner = [(n["node"], f["rule"]) for n in rep["nodes"] for f in n["findings"]
+             if f["layer"] == "pairs" and f["component"] == suspect]
+    check("the pairs finding is in the JSON report (%s)" % owner, len(owner) == 1, owner)
+    if not owner:
+        return
+    b.click("#heatmap a[href*='PAIR_'] rect")
+    b.wait_for("location.hash.indexOf('PAIR_')>=0", 5)
+    hit = b.eval("Array.from(document.querySelectorAll('#findings tr.hit'))"
+                 ".map(function(tr){return [tr.dataset.node,tr.dataset.rule,tr.cells[4].textContent];})")
+    check("clicking a failing heatmap cell shows the suspect's finding",
+          hit and all(h[:2] == list(owner[0]) and h[2] == suspect for h in hit), hit)
+    b.screenshot(os.path.join(shots, "7-cell-clicked.png"))
+    b.goto(url)
+    b.wait_for("document.body.dataset.ready==='1'", 30)
+    b.click("#fabric g.host.suspect rect")
+    b.wait_for("location.hash.indexOf('PAIR_')>=0", 5)
+    hit = b.eval("Array.from(document.querySelectorAll('#findings tr.hit'))"
+                 ".map(function(tr){return tr.cells[4].textContent;})")
+    check("clicking the suspect in the fabric picture shows its finding", hit == [suspect], hit)
+    tl = b.eval("Array.from(document.querySelectorAll('#pic-timelines .tl'))"
+                ".map(function(d){return d.querySelector('a').textContent;})")
+    hist = [n["node"] for n in rep["nodes"] if any(f["layer"] == "history" for f in n["findings"])]
+    check("a timeline for each node with a history (%s)" % tl, sorted(tl) == sorted(hist), (tl, hist))
+    if tl:
+        b.goto("%s#%s/" % (url, tl[0]))
+        b.wait_for("document.body.dataset.ready==='1'", 30)
+        b.click("#node a.tl-link")
+        top = b.eval("document.querySelector('#pic-timelines .tl').getBoundingClientRect().top")
+        check("the node panel links to its timeline (scrolled to it: top %s)" % top,
+              top is not None and 0 <= top < 600, top)
+        pts = b.eval("document.querySelectorAll('#pic-timelines circle').length")
+        check("the timeline has its points (%d)" % pts, pts >= 2, pts)
+    p = b.problems(url)
+    check("no console error, no CSP violation, no network request", not p, "\n".join(p))
+
+
 def timing(b, html):
     url = "file://" + os.path.abspath(html)
     t0 = time.time()
@@ -280,6 +338,8 @@ def main():
             samples(b, html, rep, shots)
         elif mode == "hostile":
             hostile(b, html, rep, shots, sys.argv[5:])
+        elif mode == "pics":
+            pics(b, html, rep, shots, sys.argv[5])
         else:
             timing(b, html)
     except cdp.CDPError as e:

@@ -84,6 +84,72 @@ for s in sys.argv[1:]:
     assert s not in html, s
 assert html.count("<script") == 3' '<img src=x' "$FW" '<b onclick' '<script>pwned' "$KL" 'pwned=3'
 
+# pictures: a fabric scan (tests/fixtures/mkfabric.py: 2 spines, 3 leaves,
+# 12 hosts; a spine link with symbol errors, another at 1X), a pairs run
+# on it (every pair of node007 fails) and a node with four snapshots
+. "$TOP/tests/fabric-lib.sh"
+mknode gpu-ndr8 g >/dev/null 2>&1 || fail "gpu-ndr8 fixture builds"
+python3 "$MKFABRIC" mad g
+python3 "$MKFABRIC" fabric g/rdma-collect/fabric/fabric.json 2 3 4
+# leaf2 port 6 (to spine2) counts symbol errors; leaf3 port 5 (to spine1)
+# runs 1X of 4X
+setjson g/rdma-collect/fabric/fabric.json '
+for n in d["nodes"]:
+    for q in n["ports"]:
+        if n["desc"].startswith("MF0;leaf2") and q["port"] == 6:
+            q["pma"]["PortCounters"]["SymbolErrorCounter"] = 42
+        if n["desc"].startswith("MF0;leaf3") and q["port"] == 5:
+            q["width_active"] = 1'
+mad_bundle g scan.rdma.tar.zst || fail "a bundle with the fabric scan"
+# history: one node, three snapshots, errors and pause frames growing
+mknode roce-pfc hist >/dev/null 2>&1 || fail "roce-pfc fixture builds"
+echo hist-node >hist/proc/sys/kernel/hostname
+C=sys/class/infiniband/mlx5_0/ports/1/counters
+E=rdma-collect/ethtool/ens1f0np0.json
+mkdir -p snaps
+i=0
+for v in 0 100 1300 1400; do
+	echo $v >hist/$C/symbol_error
+	setjson hist/$E '
+for kv in d["stats"]:
+    if kv[0] in ("rx_prio3_pause", "tx_prio3_pause"):
+        kv[1] = int(sys.argv[3]) * 50' $v
+	printf '%s 1000.00\n' $(( (i + 1) * 86400 )) >hist/proc/uptime
+	SOURCE_DATE_EPOCH=$((1764450000 + i * 86400)) "$RC" -q --root hist -o snaps >/dev/null 2>&1 || fail "snapshot $i"
+	i=$((i + 1))
+done
+"$RA" load --db p.db scan.rdma.tar.zst snaps >/dev/null 2>&1
+# pairs: node007's pairs all fail (a cross), two degraded, some untested
+{
+	echo "src,dst,result,gbps,error"
+	for a in $(seq 1 12); do for b in $(seq 1 12); do
+		[ $a -lt $b ] || continue
+		[ $a = 2 ] && [ $b -gt 9 ] && continue
+		r=ok
+		[ $a = 7 ] || [ $b = 7 ] && r=fail
+		[ $a = 3 ] && [ $b = 11 ] && r=degraded
+		printf 'node%03d,node%03d,%s,,\n' $a $b $r
+	done; done
+} >p.csv
+"$RA" pairs --db p.db --results p.csv >pairs.out 2>&1
+check_eq "pairs: node007 is the suspect, exit 2" "$?:$(grep -c '^critical PAIR_SUSPECT_NODE *node007$' pairs.out)" "2:1"
+check_eq "pairs keeps its run: one suspect, a cell per tested pair of hosts, the finding on the scan's node" \
+	"$(sqlite3 p.db "SELECT count(*) FROM pair_suspects; SELECT count(*) FROM pair_cells; SELECT b.hostname || ' ' || f.rule || ' ' || f.component FROM findings f JOIN bundles b ON b.id = f.bundle_id WHERE f.layer = 'pairs'")" \
+	"$(printf '1\n63\ndgx-h100-07 PAIR_SUSPECT_NODE node007')"
+"$RA" pairs --db p.db --results p.csv >/dev/null 2>&1
+check_eq "a second run replaces the first" \
+	"$(sqlite3 p.db "SELECT count(*) FROM findings WHERE layer = 'pairs'; SELECT count(*) FROM pair_runs")" "$(printf '1\n1')"
+"$RA" report --db p.db -f html -o p.html 2>p.err
+check_eq "html report of the database: exit 2, nothing on stderr" "$?:$(cat p.err)" "2:"
+"$RA" report --db p.db -f json -o p.json 2>/dev/null
+check "pictures: CSP and inline JSON hold" sh -c 'python3 static.py p.html p.json csp && python3 static.py p.html p.json json && python3 static.py p.html p.json data'
+check "pictures: the heatmap (node007's 22 failing cells), the fabric and the timelines are drawn" python3 -c '
+html = open("p.html", encoding="utf-8").read()
+for i in ("id=\"heatmap\"", "id=\"fabric\"", "id=\"tl-"):
+    assert i in html, i
+n = html.count("node007 \u00d7 ") + html.count("\u00d7 node007:")
+assert n == 22, n'
+
 if ! python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import cdp; sys.exit(0 if cdp.find_chromium() else 1)' "$TOP/tests/browser"; then
 	skip "report in a browser" "chromium is not installed (tests/install-deps.sh installs it)"
 	return 0 2>/dev/null || exit 0
@@ -91,4 +157,5 @@ fi
 python3 "$TOP/tests/browser/check-report.py" samples s.html s.json "$SHOTS"
 python3 "$TOP/tests/browser/check-report.py" hostile evil.html evil.json "$SHOTS" \
 	"$H" "$FW" "$KR" "$KL"
+python3 "$TOP/tests/browser/check-report.py" pics p.html p.json "$SHOTS" node007
 echo "# screenshots: $SHOTS"
