@@ -139,4 +139,40 @@ const char *imp_detect(const char *path);
 int imp_open(const char *path, const struct br_limits *lim,
 	     struct bundle_r **out, char *err, size_t errlen);
 
+/* An input with an rdma-collect bundle's dispatch: br_open for a bundle,
+ * imp_open for what imp_detect knows.  Every command that opens a bundle
+ * file given by the user (or recorded in the database) goes through it. */
+int imp_or_br_open(const char *path, const struct br_limits *lim,
+		   struct bundle_r **out, char *err, size_t errlen);
+
+/* The SQL expression of the input file a bundle path came from, NULL for
+ * a bundle that is no import: bid and path are SQL expressions.  The
+ * longest stored path that is path or a folder (or link) above it wins,
+ * so evidence read through a link still names its file. */
+#define IMP_ORIGIN_SQL(bid, path) \
+	"(SELECT o.origin FROM import_origins o WHERE o.bundle_id = " bid \
+	" AND o.path <= " path " AND (o.path = " path " OR substr(" path \
+	", 1, length(o.path) + 1) = o.path || '/') ORDER BY o.path DESC " \
+	"LIMIT 1)"
+
+/* --- internal to import*.c --- */
+
+/* an input read whole (import-read.c) */
+struct imp_input {
+	char *top;		/* the dropped top folder, or NULL */
+	struct imp_in *v;	/* regular files, sorted by name */
+	size_t n;
+	struct imp_in *links;	/* symlinks: data is the target text */
+	size_t nlinks;
+	size_t bytes;		/* of all files */
+	size_t ignored;		/* unsafe names, devices, FIFOs, hard links */
+	long long mtime;	/* the newest file's, 0 if unknown */
+};
+
+/* read a folder or an archive under the limits; names_only: no bytes
+ * (detection; every data is then "").  0, or -1 with a reason in err. */
+int imp_read(const char *path, const struct br_limits *lim, int names_only,
+	     struct imp_input *in, char *err, size_t errlen);
+void imp_input_release(struct imp_input *in);
+
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "import.h"
 #include "load.h"
 #include "log.h"
 #include "util.h"
@@ -24,6 +25,7 @@ int load_host(struct ld *l);
 int load_klog(struct ld *l);
 int load_phy(struct ld *l);
 int load_fabric(struct ld *l);
+int load_import(struct ld *l);
 
 const struct extractor extractors[] = {
 	{ "core", load_core },	/* bundles, nodes, sources: first */
@@ -35,6 +37,7 @@ const struct extractor extractors[] = {
 	{ "klog", load_klog },
 	{ "phy", load_phy },
 	{ "fabric", load_fabric },	/* mad and fabric: over MADs */
+	{ "import", load_import },	/* provenance of imported evidence */
 	{ NULL, NULL },
 };
 
@@ -283,8 +286,8 @@ static void *reader(void *arg)
 		i = p->next++;
 		pthread_mutex_unlock(&p->mu);
 		s = &p->slots[i];
-		if (br_open(p->files->v[i], NULL, &s->b, s->err,
-			    sizeof(s->err)) < 0)
+		if (imp_or_br_open(p->files->v[i], NULL, &s->b, s->err,
+				   sizeof(s->err)) < 0)
 			s->b = NULL;
 		else
 			extract(s);
@@ -361,7 +364,7 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 		if (stat(argv[i], &sb) < 0) {
 			error("%s: %s", argv[i], strerror(errno));
 			st->failed++;
-		} else if (S_ISDIR(sb.st_mode)) {
+		} else if (S_ISDIR(sb.st_mode) && !imp_detect(argv[i])) {
 			scan_dir(&f, argv[i], 0);
 		} else {
 			add_file(&f, argv[i]);
@@ -384,6 +387,10 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 	 * bundle against its parent, and the statement journals that checking
 	 * needs inside the per-bundle savepoint, took half the load time */
 	db_run(db, "PRAGMA foreign_keys = OFF");
+	/* a batch of 64 bundles dirties ~13 MiB of pages: with SQLite's
+	 * default 2 MiB cache they spilled to the WAL mid-transaction and
+	 * were read back */
+	db_run(db, "PRAGMA cache_size = -65536");
 	db_run(db, "BEGIN");
 	for (k = 0; k < f.n; k++) {
 		struct slot *s = &p.slots[k];

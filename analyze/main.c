@@ -13,6 +13,7 @@
 #include "bundle.h"
 #include "db.h"
 #include "fingerprint.h"
+#include "import.h"
 #include "jsonp.h"
 #include "json.h"
 #include "load.h"
@@ -122,7 +123,7 @@ static int list_one(const char *path)
 	char err[512];
 	size_t i;
 
-	if (br_open(path, NULL, &b, err, sizeof(err)) < 0) {
+	if (imp_or_br_open(path, NULL, &b, err, sizeof(err)) < 0) {
 		error("%s: %s", path, err);
 		return -1;
 	}
@@ -248,7 +249,7 @@ static int load_baseline(sqlite3 *db, const char *path)
 	char err[512];
 	int rc;
 
-	if (br_open(path, NULL, &b, err, sizeof(err)) < 0)
+	if (imp_or_br_open(path, NULL, &b, err, sizeof(err)) < 0)
 		return fleet_baseline_file(db, path);
 	br_free(b);
 	memset(&st, 0, sizeof(st));
@@ -501,7 +502,7 @@ static int cmd_show(int argc, char **argv)
 	} else {
 		file = xstrdup(a.files[0]);
 	}
-	if (br_open(file, NULL, &b, err, sizeof(err)) < 0) {
+	if (imp_or_br_open(file, NULL, &b, err, sizeof(err)) < 0) {
 		error("%s: %s", file, err);
 		free(file);
 		return EXIT_INPUT;

@@ -3,6 +3,7 @@
 
 #include "buf.h"
 #include "db.h"
+#include "import.h"
 #include "json.h"
 #include "report.h"
 #include "rules.h"
@@ -71,12 +72,16 @@ int report_json(sqlite3 *db, const struct report_opts *o)
 			json_str(&j, "component", col(f, 4));
 			json_str(&j, "summary", col(f, 5));
 			json_arr_open(&j, "evidence");
-			e = db_query(db, "SELECT path, value FROM finding_evidence "
-				     "WHERE finding_id = ? ORDER BY rowid", "i",
+			/* an imported node's evidence: the input file too */
+			e = db_query(db, "SELECT e.path, e.value, " IMP_ORIGIN_SQL(
+				     "?", "e.path") " FROM finding_evidence e WHERE "
+				     "e.finding_id = ? ORDER BY e.rowid", "ii", bid,
 				     (int64_t)sqlite3_column_int64(f, 0));
 			while (sqlite3_step(e) == SQLITE_ROW) {
 				json_obj_open(&j, NULL);
 				json_str(&j, "path", col(e, 0));
+				if (sqlite3_column_type(e, 2) != SQLITE_NULL)
+					json_str(&j, "origin", col(e, 2));
 				json_str(&j, "value", col(e, 1));
 				json_obj_close(&j);
 			}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "import.h"
 #include "report.h"
 #include "rules.h"
 
@@ -194,12 +195,20 @@ int report_text(sqlite3 *db, const struct report_opts *o)
 			     FIX_INDENT, col(f, 5));
 			if (sev == SEV_INFO && !o->verbose)
 				continue;
-			e = db_query(db, "SELECT path, value FROM finding_evidence "
-				     "WHERE finding_id = ? ORDER BY rowid", "i",
+			/* an imported node's evidence names its input file
+			 * when that is not the bundle path itself */
+			e = db_query(db, "SELECT e.path, e.value, " IMP_ORIGIN_SQL(
+				     "?", "e.path") " FROM finding_evidence e WHERE "
+				     "e.finding_id = ? ORDER BY e.rowid", "ii", bid,
 				     (int64_t)sqlite3_column_int64(f, 0));
 			while (sqlite3_step(e) == SQLITE_ROW) {
-				snprintf(line, sizeof(line), "%s: %s", col(e, 0),
-					 col(e, 1));
+				const char *org = col(e, 2);
+
+				snprintf(line, sizeof(line), "%s%s%s%s: %s",
+					 col(e, 0), *org && strcmp(org, col(e, 0)) ?
+					 " (from " : "", *org && strcmp(org, col(e, 0)) ?
+					 org : "", *org && strcmp(org, col(e, 0)) ?
+					 ")" : "", col(e, 1));
 				fprintf(out, "%*s", FIX_INDENT - 1, "");
 				wrap(out, FIX_INDENT - 1, FIX_INDENT + 1, line);
 			}
