@@ -392,6 +392,8 @@ static int mad_target(struct imp *im, const char *tool, const char *arg,
 	return -1;
 }
 
+static int li_stored(struct imp *im, const char *origin);
+
 /* --- ibstat --- */
 
 static const char *const ibstat_state[] = {
@@ -582,7 +584,9 @@ static int parse_ibstat(struct imp *im, const char *text, size_t len,
 		if (rc > 0)
 			imp_note(im, "%s: line not understood: %.80s", origin, s);
 	}
-	return cas ? 0 : 1;
+	/* an iblinkinfo read before (its name sorts first) finds its local
+	 * CA port now */
+	return !cas ? 1 : li_stored(im, origin);
 }
 
 /* ibstatus: "Infiniband device 'mlx5_0' port 1 status:" and sysfs as is */
@@ -1734,6 +1738,7 @@ struct lport {
 	uint64_t guid;
 	int up, has_remote;
 	unsigned rlid, rport;
+	uint64_t rguid;		/* read back from fabric.json */
 	char rdesc[65];
 };
 
@@ -2002,8 +2007,11 @@ static void pi_json(struct json *j, const char *key, const struct lport *p)
 	if (p->up) {
 		json_uint(j, "LinkWidthSupported", p->wsup);
 		json_uint(j, "LinkWidthActive", p->width);
-		json_uint(j, "LinkSpeedSupported", p->ssup);
-		json_uint(j, "LinkSpeedActive", p->speed);
+		/* an extended speed hides LinkSpeedActive */
+		if (p->speed) {
+			json_uint(j, "LinkSpeedSupported", p->ssup);
+			json_uint(j, "LinkSpeedActive", p->speed);
+		}
 		json_uint(j, "LinkSpeedExtSupported", p->esup);
 		json_uint(j, "LinkSpeedExtActive", p->espeed);
 	}
@@ -2145,8 +2153,10 @@ static int li_fabric(struct imp *im, const char *origin,
 			if (p->up) {
 				json_uint(&j, "width_supported", p->wsup);
 				json_uint(&j, "width_active", p->width);
-				json_uint(&j, "speed_supported", p->ssup);
-				json_uint(&j, "speed_active", p->speed);
+				if (p->speed) {
+					json_uint(&j, "speed_supported", p->ssup);
+					json_uint(&j, "speed_active", p->speed);
+				}
 				json_uint(&j, "speed_ext_supported", p->esup);
 				json_uint(&j, "speed_ext_active", p->espeed);
 			}
@@ -2174,40 +2184,125 @@ static int li_fabric(struct imp *im, const char *origin,
 	return rc;
 }
 
-static int parse_iblinkinfo(struct imp *im, const char *text, size_t len,
-			    const char *origin, const char *arg)
+/* the mad document of every CA port sysfs knows as local */
+static int li_mads(struct imp *im, const char *origin, const char *arg,
+		   struct linkinfo *li)
 {
-	struct linkinfo li = { NULL, 0 };
 	char dev[64];
 	unsigned port;
 	size_t i, k;
-	int rc = 1, r, nmad = 0;
+	int nmad = 0;
 
-	if (li_parse(&li, text, len) < 0)
-		goto out;
-	/* local CA ports: sysfs knows their GUID (and the node GUID) */
-	for (i = 0; i < li.nn; i++) {
-		struct lnode *n = &li.n[i];
+	for (i = 0; i < li->nn; i++) {
+		struct lnode *n = &li->n[i];
 
 		for (k = 0; n->type == 1 && k < n->np; k++) {
 			uint64_t ng = 0;
 
-			r = li_local(im, arg, &n->p[k], dev, sizeof(dev), &port, &ng);
-			if (r)
+			if (li_local(im, arg, &n->p[k], dev, sizeof(dev), &port, &ng))
 				continue;
 			if (ng)
 				n->guid = ng;
-			if (li_mad(im, origin, &li, n, &n->p[k], dev, port) < 0) {
-				rc = -1;
-				goto out;
-			}
+			if (li_mad(im, origin, li, n, &n->p[k], dev, port) < 0)
+				return -1;
 			nmad++;
 		}
 	}
-	if (!nmad && !arg_port(arg, dev, sizeof(dev), &port))
-		imp_note(im, "%s: no CA line matches %s port %u's GUID (add "
-			 "ibstat): no mad document", origin, dev, port);
-	rc = li_fabric(im, origin, &li);
+	return nmad;
+}
+
+/* fabric.json (ours, or an ibdiagnet import's) back into nodes and ports */
+static void li_from_json(const struct jv *f, struct linkinfo *li)
+{
+	const struct jv *nodes = jget(f, "nodes");
+	size_t i, k, m;
+	uint64_t g;
+
+	for (i = 0; i < jlen(nodes) && i < MAX_NODES; i++) {
+		const struct jv *o = jat(nodes, i), *ports = jget(o, "ports");
+		struct lnode *n;
+
+		if (!jstr(o, "guid") || hex_guid(jstr(o, "guid"), &g) || !(n = ln_add(li)))
+			continue;
+		n->guid = g;
+		n->type = (int)jint(o, "type", 0);
+		n->lid = (unsigned)jint(o, "lid", 0) & 0xffff;
+		n->nports = (unsigned)jint(o, "num_ports", 0) & 0xff;
+		snprintf(n->desc, sizeof(n->desc), "%s", jstr(o, "desc") ? jstr(o, "desc") : "");
+		n->p = xcalloc(jlen(ports) < 256 ? jlen(ports) + 1 : 256, sizeof(*n->p));
+		for (k = 0; k < jlen(ports) && k < 255; k++) {
+			const struct jv *po = jat(ports, k), *r = jget(po, "remote");
+			struct lport *p = &n->p[n->np++];
+
+			p->num = (unsigned)jint(po, "port", 0) & 0xff;
+			p->guid = jstr(po, "guid") && !hex_guid(jstr(po, "guid"), &g) ? g : 0;
+			p->lid = (unsigned)jint(po, "lid", 0) & 0xffff;
+			p->state = (unsigned)jint(po, "state", 0) & 0xf;
+			p->phys = (unsigned)jint(po, "phys_state", 0) & 0xf;
+			p->up = jget(po, "width_active") != NULL;
+			p->width = (unsigned)jint(po, "width_active", 0) & 0xff;
+			p->speed = (unsigned)jint(po, "speed_active", 0) & 0xf;
+			p->espeed = (unsigned)jint(po, "speed_ext_active", 0) & 0x1f;
+			p->wsup = (unsigned)jint(po, "width_supported", 0) & 0xff;
+			p->ssup = (unsigned)jint(po, "speed_supported", 0) & 0xf;
+			p->esup = (unsigned)jint(po, "speed_ext_supported", 0) & 0x1f;
+			if (jstr(r, "guid") && !hex_guid(jstr(r, "guid"), &g)) {
+				p->has_remote = 1;
+				p->rguid = g;
+				p->rport = (unsigned)jint(r, "port", 0) & 0xff;
+			}
+		}
+	}
+	/* the far end's LID, as iblinkinfo printed it */
+	for (i = 0; i < li->nn; i++)
+		for (k = 0; k < li->n[i].np; k++) {
+			struct lport *p = &li->n[i].p[k];
+			size_t x;
+
+			for (x = 0; p->has_remote && x < li->nn; x++) {
+				const struct lnode *r = &li->n[x];
+
+				if (r->guid != p->rguid)
+					continue;
+				p->rlid = r->type == 2 ? r->lid : 0;
+				for (m = 0; r->type != 2 && m < r->np; m++)
+					if (r->p[m].num == p->rport)
+						p->rlid = r->p[m].lid;
+			}
+		}
+}
+
+static int li_stored(struct imp *im, const char *origin)
+{
+	struct linkinfo li = { NULL, 0 };
+	const char *f;
+	struct jv *doc;
+	size_t len;
+	int rc;
+
+	f = imp_get(im, "rdma-collect/fabric/fabric.json", &len);
+	if (!f || !(doc = jparse(f, len, NULL, 0)))
+		return 0;
+	li_from_json(doc, &li);
+	jfree(doc);
+	rc = li_mads(im, origin, NULL, &li) < 0 ? -1 : 0;
+	li_free(&li);
+	return rc;
+}
+
+static int parse_iblinkinfo(struct imp *im, const char *text, size_t len,
+			    const char *origin, const char *arg)
+{
+	struct linkinfo li = { NULL, 0 };
+	int rc = 1;
+
+	if (li_parse(&li, text, len) < 0)
+		goto out;
+	/* the GUIDs of sysfs's ports say which CA is this node (ibstat,
+	 * read later, looks again) */
+	rc = li_mads(im, origin, arg, &li);
+	if (rc >= 0)
+		rc = li_fabric(im, origin, &li);
 out:
 	li_free(&li);
 	return rc;
