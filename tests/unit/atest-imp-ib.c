@@ -453,6 +453,8 @@ static void round_trip(const char *bundle)
 			}
 		}
 		free(again);
+	}
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
 		free(orig[i]);
 		snprintf(err, sizeof(err), "%s/%s", dir, v[i].file);
 		unlink(err);
