@@ -34,11 +34,17 @@ struct br_entry {
 	int type;
 };
 
-/* the last folder br_get resolved (one bundle is read by one thread) */
-struct br_cache {
+/* the last folders br_get resolved (one bundle is read by one thread):
+ * the loaders read file after file from a few linked folders in turn */
+#define BR_CACHE_SLOTS 8
+struct br_dirslot {
 	int ok;
 	char dir[1024];
 	char real[1024];
+};
+struct br_cache {
+	unsigned next;
+	struct br_dirslot slot[BR_CACHE_SLOTS];
 };
 
 struct bundle_r {
@@ -61,6 +67,11 @@ struct bundle_r {
 /* 0, or -1 with a one-line reason (without the file name) in err */
 int br_open(const char *file, const struct br_limits *lim,
 	    struct bundle_r **out, char *err, size_t errlen);
+/* the same over rawlen bytes in memory (the caller keeps them); name is
+ * what b->file says */
+int br_open_mem(const char *name, const void *raw, size_t rawlen,
+		const struct br_limits *lim, struct bundle_r **out, char *err,
+		size_t errlen);
 void br_free(struct bundle_r *b);
 /* the entry at path, following symlinks inside the bundle (at most 40);
  * NULL if absent */

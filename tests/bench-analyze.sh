@@ -14,6 +14,8 @@
 #     every entry, no files written), as many in parallel as CPUs.
 # Targets: load >= 200 bundles/s, each report < 5 s, peak RSS < 500 MiB.
 # Prints figures; never fails on them (exit 0 unless a step itself fails).
+# KEEP=DIR keeps the bundles in DIR/b and reuses them when DIR/b already
+# holds N (profiling, or several runs on the same fleet).
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-build}" && pwd) || exit 1
@@ -30,6 +32,7 @@ for f in "$RC" "$RA" "$RUNSTAT"; do
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdma-bench-analyze.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+keep=${KEEP:-}
 
 now_ms() { date +%s%3N; }
 # stat FILE: "wall_ms maxrss_kib status" of a runstat line
@@ -43,6 +46,12 @@ verdict_ge() { if [ "$1" -ge "$2" ]; then echo ok; else echo "under target"; fi;
 # MACs and addresses replaced by values of the same length (tar headers stay valid: their
 # checksums do not cover the data), compressed again with zstd.
 t0=$(now_ms)
+if [ -n "$keep" ] && [ "$(ls "$keep/b" 2>/dev/null | wc -l)" -eq "$N" ]; then
+	mkdir "$tmp/one"
+	ln -s "$keep/b" "$tmp/b"
+	cp "$keep/base.rdma.tar.zst" "$tmp/one/"
+	base=$tmp/one/base.rdma.tar.zst
+else
 "$TOP/tests/fixtures/mknode.sh" gpu-ndr8 "$tmp/node" || { echo "bench-analyze: mknode failed" >&2; exit 1; }
 mkdir "$tmp/one" "$tmp/b"
 echo gpu-00000 >"$tmp/node/proc/sys/kernel/hostname"
@@ -94,6 +103,11 @@ def one(j):
 with ThreadPoolExecutor(max_workers=cpus) as ex:
     list(ex.map(one, range(n)))
 EOF2
+if [ -n "$keep" ]; then
+	rm -rf "$keep/b" && mkdir -p "$keep" && cp -r "$tmp/b" "$keep/b" &&
+		cp "$base" "$keep/base.rdma.tar.zst"
+fi
+fi
 gen_ms=$(($(now_ms) - t0))
 nb=$(ls "$tmp/b" | wc -l)
 bsize=$(wc -c <"$base")
