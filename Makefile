@@ -124,13 +124,16 @@ check:
 check-vm:
 	$(Q)$(MAKE) --no-print-directory check TESTS=vm
 
+# every figure also goes to $(BUILD)/bench.tsv; the table at the end
 bench: all $(TOOL_BIN)
-	$(Q)tests/bench.sh $(BUILD)
-	$(Q)tests/bench-fabric.sh $(BUILD)
-	$(Q)tests/bench-pairs.sh $(BUILD)
-	$(Q)$(if $(N),N=$(N) )tests/bench-analyze.sh $(BUILD)
-	$(Q)tests/bench-fleet.sh $(BUILD)
-	$(Q)$(if $(N),N=$(N) )tests/bench-html.sh $(BUILD)
+	$(Q): >$(BUILD)/bench.tsv
+	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench.sh $(BUILD)
+	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench-fabric.sh $(BUILD)
+	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench-pairs.sh $(BUILD)
+	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv $(if $(N),N=$(N) )tests/bench-analyze.sh $(BUILD)
+	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench-fleet.sh $(BUILD)
+	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv $(if $(N),N=$(N) )tests/bench-html.sh $(BUILD)
+	$(Q)tests/bench-table.sh $(BUILD)/bench.tsv
 
 # the README's first command: collect this machine (when it can), then
 # analyze it with the shipped samples (three nodes and the sample fleet):

@@ -25,6 +25,7 @@ RUNSTAT=$BUILD/tests/runstat
 N=${N:-2000}
 : "${SOURCE_DATE_EPOCH:=1700000000}"
 export SOURCE_DATE_EPOCH LC_ALL=C
+. "$TOP/tests/bench-lib.sh"
 CPUS=$(nproc 2>/dev/null || echo 2)
 
 for f in "$RC" "$RA" "$RUNSTAT"; do
@@ -153,6 +154,12 @@ printf '  %-34s %8s      (target >= 200: %s)\n' "load rate, bundles/s" "$rate" "
 printf '  %-34s %8s ms   (target < 5000 ms: %s; exit %s)\n' "report --db, text" "$rt_ms" "$(verdict_lt "$rt_ms" 5000)" "$rt_st"
 printf '  %-34s %8s ms   (target < 5000 ms: %s; exit %s)\n' "report --db, json" "$rj_ms" "$(verdict_lt "$rj_ms" 5000)" "$rj_st"
 printf '  %-34s %8s KiB  (load %s, text %s, json %s; target < 512000 KiB: %s)\n' "peak RSS" "$rss_max" "$load_rss" "$rt_rss" "$rj_rss" "$(verdict_lt "$rss_max" 512000)"
+a="analyze $nb"
+bench_row "$a" "load rate" "$rate" "b/s" "tar -xOf" "$tar_rate" ">= 200 b/s" "$(verdict_ge "$rate" 200)"
+bench_row "$a" "load, all bundles" "$load_ms" ms "tar -xOf" "$tar_ms"
+bench_row "$a" "report --db, text" "$rt_ms" ms "" "" "< 5000 ms" "$(verdict_lt "$rt_ms" 5000)"
+bench_row "$a" "report --db, json" "$rj_ms" ms "" "" "< 5000 ms" "$(verdict_lt "$rj_ms" 5000)"
+bench_row "$a" "peak RSS" "$rss_max" KiB "" "" "< 512000 KiB" "$(verdict_lt "$rss_max" 512000)"
 if [ "$load_st" != 0 ] && [ "$load_st" != 1 ] && [ "$load_st" != 2 ]; then
 	echo "  load stderr (first lines):"
 	head -5 "$tmp/load.err" | sed 's/^/    /'

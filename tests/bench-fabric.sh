@@ -14,6 +14,7 @@ RUNSTAT=$BUILD/tests/runstat
 RUNS=${RUNS:-3}
 SPINES=${SPINES:-4} LEAVES=${LEAVES:-16} HCAS=${HCAS:-16}
 export LC_ALL=C
+. "$TOP/tests/bench-lib.sh"
 : "${RANDOM:=0}"	# tests/ibsim/fabric.sh reads it; dash has none
 
 for f in "$RC" "$RUNSTAT"; do
@@ -76,5 +77,7 @@ printf '  %-34s %8s ms\n' "  the scan itself (duration_ms)" "$dur"
 printf '  %-34s %8s ms  (walk only)\n' "ibnetdiscover wall time, median" "$(median "$tmp/ibnd")"
 printf '  %-34s %8s KiB\n' "peak RSS (max of runs)" "$(sort -n "$tmp/rss" | tail -1)"
 printf '  %-34s %8s KiB\n' "fabric.json" "$(( ($(wc -c <"$tmp/fabric.json") + 1023) / 1024 ))"
+bench_row fabric "--fabric scan, $nodes nodes (median)" "$(median "$tmp/scan")" ms ibnetdiscover "$(median "$tmp/ibnd")"
+bench_row fabric "--fabric peak RSS" "$(sort -n "$tmp/rss" | tail -1)" KiB
 printf '  %-34s %8s KiB\n' "bundle (.rdma.tar.zst)" "$(( ($(wc -c <"$tmp/b.rdma.tar.zst") + 1023) / 1024 ))"
 exit 0

@@ -15,6 +15,7 @@ RUNSTAT=$BUILD/tests/runstat
 RUNS=${RUNS:-5}
 : "${SOURCE_DATE_EPOCH:=1700000000}"
 export SOURCE_DATE_EPOCH LC_ALL=C
+. "$TOP/tests/bench-lib.sh"
 
 for f in "$RC" "$RUNSTAT"; do
 	[ -x "$f" ] || { echo "bench: $f is missing (make BUILD=... tests)" >&2; exit 1; }
@@ -61,6 +62,9 @@ printf '  %-26s %8s ms\n' "wall time, best" "$best"
 printf '  %-26s %8s KiB  (target < 20480 KiB: %s)\n' "peak RSS (max of runs)" "$rss" "$(verdict "$rss" 20480)"
 printf '  %-26s %8s KiB  (target < 300 KiB: %s)\n' "bundle size" "$size_kib" "$(verdict "$size_kib" 300)"
 printf '  %-26s %8s\n' "bundle entries" "$entries"
+bench_row collect "rdma-collect, gpu-ndr8 (median)" "$med" ms "" "" "< 500 ms" "$(verdict "$med" 500)"
+bench_row collect "rdma-collect peak RSS" "$rss" KiB "" "" "< 20480 KiB" "$(verdict "$rss" 20480)"
+bench_row collect "bundle size" "$size_kib" KiB "" "" "< 300 KiB" "$(verdict "$size_kib" 300)"
 
 # ethtool stats per netdev, counted in the bundle
 mkdir "$tmp/x"
