@@ -538,7 +538,14 @@ int imp_ibdev_pci(struct imp *im, const char *ibdev, const char *bdf,
 		return 0;
 	/* from sys/class/infiniband/<ibdev>: three folders up */
 	snprintf(target, sizeof(target), "../../../%s", dir + 4);
-	return imp_link(im, link, target, origin);
+	if (imp_link(im, link, target, origin) < 0)
+		return -1;
+	/* and the function's own infiniband/<ibdev>, by which the loader
+	 * knows the function has its device */
+	if (check_snprintf(link, sizeof(link), "%s/infiniband/%s", dir,
+			   ibdev) < 0)
+		return 0;
+	return put(im, link, BR_DIR, "", 0, origin, IMP_DERIVED);
 }
 
 void imp_source(struct imp *im, const char *source, const char *status,
@@ -749,21 +756,31 @@ static const char *kind_of(const struct imp_input *in)
 	return any ? "outputs" : NULL;
 }
 
-const char *imp_detect(const char *path)
+/* the kind of path, or NULL; read < 0 when the import reader refused it
+ * (err says why) */
+static const char *detect(const char *path, int *read, char *err,
+			  size_t errlen)
 {
 	struct imp_input in;
 	const char *kind;
-	char err[256];
-	size_t l = strlen(path);
 
+	*read = 0;
 	/* a bundle is br_open's, whatever it holds */
-	if (l >= strlen(BUNDLE_SUFFIX) && ends_with(path, BUNDLE_SUFFIX))
+	if (ends_with(path, BUNDLE_SUFFIX))
 		return NULL;
-	if (imp_read(path, NULL, 1, &in, err, sizeof(err)) < 0)
+	if ((*read = imp_read(path, NULL, 1, &in, err, errlen)) < 0)
 		return NULL;
 	kind = kind_of(&in);
 	imp_input_release(&in);
 	return kind;
+}
+
+const char *imp_detect(const char *path)
+{
+	char err[256];
+	int read;
+
+	return detect(path, &read, err, sizeof(err));
 }
 
 /* a kind as the skip reasons name it */
@@ -989,7 +1006,7 @@ static int cmp_ient(const void *a, const void *b)
  * bundle's `tar`, which br_free releases) */
 static struct bundle_r *to_bundle(struct imp *im, const char *file,
 				  const unsigned char sum[32], size_t size,
-				  char *err, size_t errlen)
+				  size_t ignored, char *err, size_t errlen)
 {
 	struct bundle_r *b = xcalloc(1, sizeof(*b));
 	size_t i, need = 0, off = 0;
@@ -1020,6 +1037,7 @@ static struct bundle_r *to_bundle(struct imp *im, const char *file,
 			b->total += e->len;
 	}
 	b->n = im->n;
+	b->ignored = ignored;
 	b->file = xstrdup(file);
 	b->size = size;
 	b->format_version = BUNDLE_FORMAT_VERSION;
@@ -1118,6 +1136,56 @@ static int feed_all(struct imp *im, const struct imp_input *in,
 	return 0;
 }
 
+/* mlx5_N devices and the ConnectX functions, when no input names which
+ * is which (sos runs neither ibdev2netdev nor copies sysfs): paired in
+ * bus order, as mlx5_core probes and mlx5_ib names them, only when the
+ * counts agree; the note says so */
+static int pair_devices(struct imp *im)
+{
+	const char **devs = NULL, **fns = NULL, **hcas = NULL;
+	size_t nd, nf, nh = 0, i;
+	char p[512];
+	int rc = 0;
+
+	nd = imp_list(im, "sys/class/infiniband", &devs);
+	nf = imp_list(im, "sys/bus/pci/devices", &fns);
+	for (i = 0; i < nd; i++) {
+		snprintf(p, sizeof(p), "sys/class/infiniband/%s/device", devs[i]);
+		if (find(im, p) || strncmp(devs[i], "mlx5_", 5))
+			goto out;	/* mapped already, or not only mlx5 */
+	}
+	hcas = xcalloc(nf ? nf : 1, sizeof(*hcas));
+	for (i = 0; i < nf; i++) {
+		const char *v, *c;
+
+		snprintf(p, sizeof(p), "sys/bus/pci/devices/%s/vendor", fns[i]);
+		v = imp_get(im, p, NULL);
+		snprintf(p, sizeof(p), "sys/bus/pci/devices/%s/class", fns[i]);
+		c = imp_get(im, p, NULL);
+		if (v && c && starts_with(v, "0x15b3") && starts_with(c, "0x02"))
+			hcas[nh++] = fns[i];
+	}
+	if (!nd || nd != nh)
+		goto out;
+	/* mlx5_0 .. mlx5_<n-1>, by number (mlx5_10 sorts before mlx5_2) */
+	for (i = 0; i < nd; i++) {
+		snprintf(p, sizeof(p), "sys/class/infiniband/mlx5_%zu", i);
+		if (!find(im, p))
+			goto out;
+	}
+	for (i = 0; i < nd && !rc; i++) {
+		snprintf(p, sizeof(p), "mlx5_%zu", i);
+		rc = imp_ibdev_pci(im, p, hcas[i], "(bus order)");
+	}
+	imp_note(im, "%zu mlx5 devices paired with the ConnectX PCI functions "
+		 "in bus order (no input names the mapping)", nd);
+out:
+	free(devs);
+	free(fns);
+	free(hcas);
+	return rc;
+}
+
 int imp_open(const char *path, const struct br_limits *lim,
 	     struct bundle_r **out, char *err, size_t errlen)
 {
@@ -1153,6 +1221,10 @@ int imp_open(const char *path, const struct br_limits *lim,
 			 "cannot import");
 		goto out;
 	}
+	if (pair_devices(&im) < 0) {
+		snprintf(err, errlen, "%s", im.err);
+		goto out;
+	}
 	if (in.ignored)
 		imp_note(&im, "%zu entries left out (unsafe names, hard links, "
 			 "devices, FIFOs)", in.ignored);
@@ -1179,7 +1251,7 @@ int imp_open(const char *path, const struct br_limits *lim,
 		goto out;
 	}
 	identity_sum(&in, sum);
-	*out = to_bundle(&im, path, sum, in.bytes, err, errlen);
+	*out = to_bundle(&im, path, sum, in.bytes, in.ignored, err, errlen);
 	rc = *out ? 0 : -1;
 out:
 	buf_release(&man);
@@ -1192,7 +1264,17 @@ out:
 int imp_or_br_open(const char *path, const struct br_limits *lim,
 		   struct bundle_r **out, char *err, size_t errlen)
 {
-	if (imp_detect(path))
+	char ierr[256];
+	int read;
+
+	if (detect(path, &read, ierr, sizeof(ierr)))
 		return imp_open(path, lim, out, err, errlen);
-	return br_open(path, lim, out, err, errlen);
+	if (!br_open(path, lim, out, err, errlen))
+		return 0;
+	/* neither: an archive the import reader refused (a huge entry, too
+	 * many) says more than "not a zstd-compressed tar" */
+	if (read < 0 && !starts_with(ierr, "not a readable archive") &&
+	    !starts_with(ierr, "not a regular file"))
+		snprintf(err, errlen, "%s", ierr);
+	return -1;
 }
