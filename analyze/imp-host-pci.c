@@ -830,8 +830,9 @@ static size_t synthesize(const struct fn *f, unsigned char *c)
 	return len;
 }
 
-/* a dump is the device's own bytes: what the text did not say comes
- * from it (lspci -xxxx alone prints no capabilities) */
+/* a dump is the device's own bytes: its ids win over names read back
+ * from the text, and the link registers come from it when the text did
+ * not show them (lspci -xxxx alone prints no capabilities) */
 static void from_dump(struct fn *f)
 {
 	const unsigned char *h = f->hex;
@@ -841,14 +842,11 @@ static void from_dump(struct fn *f)
 		f->hexlen = 0;
 	if (!h || !f->hexlen)
 		return;
-	if (f->vendor < 0) {
-		f->vendor = h[0] | h[1] << 8;
-		f->device = h[2] | h[3] << 8;
-	}
-	if (f->cls < 0)
-		f->cls = h[0x0a] | h[0x0b] << 8;
-	if (f->rev < 0)
-		f->rev = h[8];
+	f->vendor = h[0] | h[1] << 8;
+	f->device = h[2] | h[3] << 8;
+	f->cls = h[0x0a] | h[0x0b] << 8;
+	f->progif = h[9];
+	f->rev = h[8];
 	if ((h[0x0e] & 0x7f) == 1 && f->sec < 0) {
 		f->bridge = 1;
 		f->sec = h[0x19];
