@@ -40,5 +40,19 @@ else
 		check "the report names the node" grep -q "^== $(uname -n): " rep.txt
 		check "what the sos report lacks is skipped with its reason" \
 			grep -q 'not in this sos report' rep.txt
+		# rdma-collect of the same machine: one node, two snapshots
+		mkdir rc
+		if "$RC" -q -o rc >/dev/null 2>&1; then
+			"$RA" load -q --db s.db rc/*.rdma.tar.zst
+			check_eq "a bundle of this machine is the same node" \
+				"$(sqlite3 s.db 'SELECT count(*) FROM nodes')" 1
+			check "history of the node shows both" sh -c \
+				'"$RA" history --db s.db "$(uname -n)" --json | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+sys.exit(0 if len(d) == 1 and len(d[0][\"snapshots\"]) == 2 else 1)"'
+		else
+			skip "a bundle of this machine" "rdma-collect failed here"
+		fi
 	fi
 fi
