@@ -150,6 +150,15 @@ static int top_bit(int64_t m)
 	return m == 1 ? 1 << b : 0;
 }
 
+/* the error counters of one end of a link, by the primary key (an OR of
+ * both ends would scan the table for every link) */
+#define ERRS(guid, port) "SELECT name, value FROM fabric_counters WHERE " \
+	"bundle_id = a.bundle_id AND guid = " guid " AND port = " port " AND " \
+	"grp = 'PortCounters' AND value > 0 AND name IN ('SymbolErrorCounter', " \
+	"'LinkErrorRecoveryCounter', 'LinkDownedCounter', 'PortRcvErrors', " \
+	"'PortRcvRemotePhysicalErrors', 'PortXmitDiscards', " \
+	"'LocalLinkIntegrityErrors', 'ExcessiveBufferOverrunErrors')"
+
 static void load_links(struct fab *f)
 {
 	sqlite3_stmt *s = db_query(f->h->db,
@@ -160,15 +169,9 @@ static void load_links(struct fab *f)
 		"z.speed_ext_supported, a.speed_ext_supported), a.speed_active, "
 		"a.speed_supported & coalesce(z.speed_supported, "
 		"a.speed_supported), (SELECT group_concat(n || ' ' || v, ', ') "
-		"FROM (SELECT c.name AS n, sum(c.value) AS v FROM fabric_counters "
-		"c WHERE c.bundle_id = a.bundle_id AND ((c.guid = a.guid AND "
-		"c.port = a.port) OR (c.guid = a.remote_guid AND c.port = "
-		"a.remote_port)) AND c.grp = 'PortCounters' AND c.value > 0 AND "
-		"c.name IN ('SymbolErrorCounter', 'LinkErrorRecoveryCounter', "
-		"'LinkDownedCounter', 'PortRcvErrors', "
-		"'PortRcvRemotePhysicalErrors', 'PortXmitDiscards', "
-		"'LocalLinkIntegrityErrors', 'ExcessiveBufferOverrunErrors') "
-		"GROUP BY c.name)) FROM fabric_ports a LEFT JOIN fabric_ports z "
+		"FROM (SELECT name AS n, sum(value) AS v FROM (" ERRS("a.guid",
+		"a.port") " UNION ALL " ERRS("a.remote_guid", "a.remote_port")
+		") GROUP BY name)) FROM fabric_ports a LEFT JOIN fabric_ports z "
 		"ON z.bundle_id = a.bundle_id AND z.guid = a.remote_guid AND "
 		"z.port = a.remote_port WHERE a.bundle_id = ? AND a.remote_guid "
 		"IS NOT NULL AND a.port > 0 AND (a.guid < a.remote_guid OR "

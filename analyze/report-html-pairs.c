@@ -91,10 +91,9 @@ static int load_hosts(struct heat *m)
 		     "LIMIT 1), h.leaf), (SELECT b.hostname FROM bundles b JOIN "
 		     "report_bundles r ON r.bundle_id = b.id WHERE lower("
 		     "b.hostname) = lower(h.name) ORDER BY b.hostname LIMIT 1) "
-		     "FROM pair_hosts h WHERE EXISTS (SELECT 1 FROM pair_cells c "
-		     "WHERE c.a = h.name) OR EXISTS (SELECT 1 FROM pair_cells c "
-		     "WHERE c.b = h.name) ORDER BY h.leaf IS NULL, 2, h.name",
-		     NULL);
+		     "FROM pair_hosts h WHERE h.name IN (SELECT a FROM "
+		     "pair_cells UNION SELECT b FROM pair_cells) ORDER BY h.leaf "
+		     "IS NULL, 2, h.name", NULL);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		if (m->n == a) {
 			a = a ? 2 * a : 64;
@@ -408,9 +407,9 @@ static void coarse(struct heat *m)
 			int64_t bad = cnt[(i * g + j) * 3 + 1];
 			double f = ok + bad ? (double)bad / (double)(ok + bad) : 0;
 			const char *fill = !(ok + bad) ? cell_fill[C_NONE] :
-					   !bad ? cell_fill[C_OK] :
+					   f < 0.01 ? cell_fill[C_OK] :
 					   f >= 0.25 ? cell_fill[C_FAIL] :
-					   f >= 0.02 ? cell_fill[C_MIXED] :
+					   f >= 0.05 ? cell_fill[C_MIXED] :
 					   cell_fill[C_DEG];
 			int a = bad ? open_link(m, sus[i * g + j], -1) : 0;
 
@@ -516,8 +515,10 @@ int pic_pairs(struct html *h)
 		"bad inter-switch link a block); a suspect's cells are outlined "
 		"and link to its finding." : "Leaf &times; leaf (too many hosts "
 		"for a cell each), shaded by the share of failing results.",
-		m.n <= HEAT_FINE && nfail <= HEAT_FAILS ? "" : " (some failed: "
-		"2-25%; degraded: under 2%)");
+		m.n <= HEAT_FINE && nfail <= HEAT_FAILS ? "" : " (failed: over "
+		"25% of the results; some failed: "
+		"5-25%; degraded: 1-5%; ok: under 1%, the noise of a healthy "
+		"fabric)");
 	if (m.n <= HEAT_FINE && nfail <= HEAT_FAILS)
 		fine(&m);
 	else
