@@ -135,6 +135,46 @@ bench: all $(TOOL_BIN)
 	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv $(if $(N),N=$(N) )tests/bench-html.sh $(BUILD)
 	$(Q)tests/bench-table.sh $(BUILD)/bench.tsv
 
+# libFuzzer targets (tests/fuzz/): `make fuzz FUZZ_SECONDS=N` builds the
+# analyzer with clang and the fuzzer's instrumentation in build-fuzz/ and
+# runs every target N seconds from its committed corpus; what it finds
+# goes to build-fuzz/corpus/ and build-fuzz/crash-*, never into tests/
+FUZZ_SECONDS ?= 10
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer
+FUZZ_SRC     := $(sort $(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+
+$(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(BUILD)/obj/tests/fuzz/lib.o \
+		$(ANALYZE_LIB) $(COMMON_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Ianalyze -Itests/fuzz -fsanitize=fuzzer \
+		$(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/obj/tests/fuzz/lib.o: tests/fuzz/lib.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -Ianalyze -c -o $@ $<
+
+fuzz-targets: $(FUZZ_BIN)
+
+fuzz:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang \
+		EXTRA_CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link -O1 -g \
+		-Wno-unknown-warning-option -Wno-format-nonliteral" fuzz-targets
+	$(Q)for t in $(patsubst tests/fuzz/fuzz-%.c,%,$(FUZZ_SRC)); do \
+		mkdir -p build-fuzz/corpus/$$t; c=tests/fuzz/corpus/$$t; \
+		[ -d $$c ] || c=; \
+		echo "  RUN     $$t ($(FUZZ_SECONDS) s)"; \
+		build-fuzz/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
+			-close_fd_mask=3 -artifact_prefix=build-fuzz/crash-$$t- \
+			build-fuzz/corpus/$$t $$c \
+			>build-fuzz/$$t.log 2>&1 || \
+			{ tail -n 40 build-fuzz/$$t.log; exit 1; }; \
+		tail -n 1 build-fuzz/$$t.log; \
+	done
+
 # the README's first command: collect this machine (when it can), then
 # analyze it with the shipped samples (three nodes and the sample fleet):
 # an HTML report in $(BUILD)/report.html and the text report's first lines
@@ -165,6 +205,7 @@ install: all
 clean:
 	rm -rf build build-check
 
-.PHONY: all tests check check-vm bench demo samples install clean
+.PHONY: all tests check check-vm bench demo samples install clean fuzz \
+	fuzz-targets
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

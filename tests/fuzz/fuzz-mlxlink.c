@@ -1,0 +1,27 @@
+/* fuzz-mlxlink: `mlxlink -m -e -c` text (analyze/mlxlink.c), and its BER
+ * and lane-list helpers on the input's first line */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "mlxlink.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mlxlink m;
+	double v[MLXLINK_LANES];
+	size_t n = 0;
+	char *s;
+
+	mlxlink_parse((const char *)data, size, &m);
+	/* the helpers take C strings: the first line, NUL-terminated */
+	while (n < size && data[n] != '\n' && data[n])
+		n++;
+	s = malloc(n + 1);
+	memcpy(s, data, n);
+	s[n] = 0;
+	mlxlink_ber(s);
+	mlxlink_lanes(s, v, MLXLINK_LANES);
+	free(s);
+	return 0;
+}
