@@ -255,6 +255,17 @@ fault() {
 	paste_views "$T/$name.rdma.tar.zst" "$T/p-$name"
 	a=$(found "$T/$name.rdma.tar.zst" | tr ' ' '\n' | grep "^$rule:" | tr '\n' ' ')
 	b=$(found "$T/p-$name" | tr ' ' '\n' | grep "^$rule:" | tr '\n' ' ')
+	rm -f "$T/fa.db" "$T/fb.db"
+	"$RA" load -q --db "$T/fa.db" "$T/$name.rdma.tar.zst" >/dev/null 2>&1
+	"$RA" load -q --db "$T/fb.db" "$T/p-$name" >/dev/null 2>&1
+	rows "$T/fa.db" >"$T/fa.rows"
+	rows "$T/fb.db" >"$T/fb.rows"
+	if [ -s "$T/fa.rows" ] && cmp -s "$T/fa.rows" "$T/fb.rows"; then
+		ok "$name: the faulty paste's database rows equal the bundle's"
+	else
+		fail "$name: the faulty paste's database rows equal the bundle's"
+		diff "$T/fa.rows" "$T/fb.rows" | head -6 | sed 's/^/#   /'
+	fi
 	if [ -z "$a" ]; then
 		fail "$name: the bundle finds $rule"
 	elif [ "$a" = "$b" ]; then
