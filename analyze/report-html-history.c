@@ -152,6 +152,11 @@ static void timeline(struct html *h, int idx, const char *node,
 	free(has_p);
 }
 
+/* the nodes with two bundles or more, counted once (bundles has no index
+ * on node_id: a count per node would scan it per node) */
+#define MULTI "(SELECT node_id FROM bundles GROUP BY node_id HAVING " \
+	"count(*) >= 2)"
+
 struct tl_node {
 	int idx;
 	int64_t node_id;
@@ -169,10 +174,10 @@ int pic_timelines(struct html *h)
 	/* the list first: history.c rebuilds a temp table, which no open
 	 * statement may be reading */
 	s = db_query(h->db, "SELECT n.id - 1, b.node_id, b.hostname FROM "
-		     "html_node n JOIN bundles b ON b.id = n.bundle_id WHERE "
-		     "(SELECT count(*) FROM bundles x WHERE x.node_id = "
-		     "b.node_id) >= 2 ORDER BY coalesce((SELECT max(severity) "
-		     "FROM findings WHERE bundle_id = b.id), -1) DESC, n.id "
+		     "html_node n JOIN bundles b ON b.id = n.bundle_id JOIN "
+		     MULTI " m ON m.node_id = b.node_id ORDER BY coalesce(("
+		     "SELECT max(severity) FROM findings WHERE bundle_id = "
+		     "b.id), -1) DESC, n.id "
 		     "LIMIT ?", "i", (int64_t)TL_NODES);
 	while (n < TL_NODES && sqlite3_step(s) == SQLITE_ROW) {
 		nodes[n].idx = sqlite3_column_int(s, 0);
@@ -204,8 +209,8 @@ int pic_timelines(struct html *h)
 		return 0;
 	fputs("</div>", out);
 	more = db_int(h->db, "SELECT count(*) FROM html_node n JOIN bundles b ON "
-		      "b.id = n.bundle_id WHERE (SELECT count(*) FROM bundles x "
-		      "WHERE x.node_id = b.node_id) >= 2", NULL) - drawn;
+		      "b.id = n.bundle_id JOIN " MULTI " m ON m.node_id = "
+		      "b.node_id", NULL) - drawn;
 	if (more > 0)
 		fprintf(out, "<p class=\"muted\">%lld more node(s) have a history: "
 			"rdma-analyze history --db FILE NODE</p>", (long long)more);
