@@ -143,6 +143,7 @@ void pm_release(struct pmodel *pm)
 	free(pm->co);
 	free(pm->fail_n);
 	free(pm->pass_n);
+	free(pm->cost);
 	free(pm->tested);
 	suspects_free(pm);
 	pm_init(pm);
@@ -231,6 +232,97 @@ static int failing(const struct pobs *o)
 	return o->outcome != PO_OK;
 }
 
+/* the a-priori odds against a kind, as a log: host-side parts (the HCA,
+ * its cable, the host) fail far more often than an inter-switch cable or
+ * a whole switch, and one direction of a cable is one transmitter among
+ * the many of a fabric (a fat tree has four switch transmitters a host,
+ * the four parts of a host's side one each).  Without it a flaky host
+ * loses to the spine port carrying most of its pairs (a subset of its
+ * results, so by chance often the worse one) */
+static double kind_cost(int kind)
+{
+	static const double cost[PC_NKINDS] = {
+		[PC_CABLE] = 0, [PC_LINK] = 0.5, [PC_HALF] = 1.0,
+		[PC_HCA] = 0, [PC_NODE] = 0, [PC_SWITCH] = 1.5,
+	};
+
+	return cost[kind];
+}
+
+static uint64_t obs_hash(const struct pmodel *pm, int c)
+{
+	uint64_t h = 1469598103934665603ULL;
+	uint32_t i;
+
+	for (i = pm->coff[c]; i < pm->coff[c + 1]; i++)
+		h = (h ^ (uint64_t)(uint32_t)pm->co[i]) * 1099511628211ULL;
+	return h;
+}
+
+static const struct pmodel *sort_pm;
+static const uint64_t *sort_hash;
+
+static int cmp_class(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	uint32_t nx = sort_pm->coff[x + 1] - sort_pm->coff[x];
+	uint32_t ny = sort_pm->coff[y + 1] - sort_pm->coff[y];
+
+	if (sort_hash[x] != sort_hash[y])
+		return sort_hash[x] < sort_hash[y] ? -1 : 1;
+	if (nx != ny)
+		return nx < ny ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static int same_obs(const struct pmodel *pm, int x, int y)
+{
+	uint32_t n = pm->coff[x + 1] - pm->coff[x];
+
+	return n == pm->coff[y + 1] - pm->coff[y] &&
+	       !memcmp(pm->co + pm->coff[x], pm->co + pm->coff[y],
+		       n * sizeof(*pm->co));
+}
+
+/* the cost of naming c is the odds against any of the parts the results
+ * cannot tell from it: with one rail a host, its HCA port and its cable
+ * are one suspect as likely as the three together, not as any one */
+static void class_costs(struct pmodel *pm)
+{
+	uint64_t *h = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*h));
+	int *ord = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*ord));
+	int i, j, k;
+
+	free(pm->cost);
+	pm->cost = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*pm->cost));
+	for (i = 0; i < pm->ncomp; i++) {
+		h[i] = obs_hash(pm, i);
+		ord[i] = i;
+	}
+	sort_pm = pm;
+	sort_hash = h;
+	qsort(ord, (size_t)pm->ncomp, sizeof(*ord), cmp_class);
+	for (i = 0; i < pm->ncomp; i = j) {
+		double odds = 0;
+
+		/* a hash collision only splits a class: members are compared */
+		for (j = i; j < pm->ncomp && h[ord[j]] == h[ord[i]] &&
+			    same_obs(pm, ord[i], ord[j]); j++)
+			odds += exp(-kind_cost(pm->comp[ord[j]].kind));
+		for (k = i; k < j; k++)
+			pm->cost[ord[k]] = pm->coff[ord[k] + 1] > pm->coff[ord[k]] ?
+					   -log(odds) :
+					   kind_cost(pm->comp[ord[k]].kind);
+	}
+	free(h);
+	free(ord);
+}
+
+static double prior_cost(const struct pmodel *pm, int c)
+{
+	return pm->cost[c];
+}
+
 /* component -> observations, and the counts through each component */
 static void build_index(struct pmodel *pm)
 {
@@ -276,6 +368,7 @@ static void build_index(struct pmodel *pm)
 		for (i = 0; i < pm->obs[o].n; i++)
 			pm->co[fill[pm->oc[pm->obs[o].off + i]]++] = (int)o;
 	free(fill);
+	class_costs(pm);
 }
 
 /* --- likelihoods --- */
@@ -305,21 +398,6 @@ static double penalty(const struct pmodel *pm)
 	return pm->pen;
 }
 
-/* the a-priori odds against a kind, as a log: host-side parts (the HCA,
- * its cable, the host) fail far more often than an inter-switch cable,
- * one direction of one or a whole switch.  Without it a flaky host loses
- * to the switch port that carries most of its pairs from other leaves
- * (a subset of its results, so by chance often the worse one) */
-static double kind_cost(const struct pmodel *pm, int c)
-{
-	static const double cost[PC_NKINDS] = {
-		[PC_CABLE] = 0, [PC_LINK] = 0.5, [PC_HALF] = 0.7,
-		[PC_HCA] = 0, [PC_NODE] = 0, [PC_SWITCH] = 1.5,
-	};
-
-	return cost[pm->comp[c].kind];
-}
-
 static double obs_ll(const struct pmodel *pm, size_t o, const char *in,
 		     double e)
 {
@@ -340,15 +418,21 @@ static double obs_ll(const struct pmodel *pm, size_t o, const char *in,
 	return failing(ob) ? log(1 - ok) : log(ok);
 }
 
+/* the log-likelihood of the set, less what its size and its members'
+ * priors cost */
 static double total_score(const struct pmodel *pm, const char *in, int nin,
 			  double e)
 {
-	double ll = 0;
+	double ll = -penalty(pm) * nin;
 	size_t o;
+	int c;
 
+	for (c = 0; c < pm->ncomp; c++)
+		if (in[c])
+			ll -= prior_cost(pm, c);
 	for (o = 0; o < pm->nobs; o++)
 		ll += obs_ll(pm, o, in, e);
-	return ll - penalty(pm) * nin;
+	return ll;
 }
 
 /* the score change of swapping c for d in the set, over the observations
@@ -384,7 +468,7 @@ static double swap_delta(const struct pmodel *pm, char *in, int c, int d,
 			}
 		}
 	}
-	return after - before - kind_cost(pm, d) + kind_cost(pm, c);
+	return after - before - prior_cost(pm, d) + prior_cost(pm, c);
 }
 
 /* --- greedy maximum likelihood --- */
@@ -418,7 +502,7 @@ static int greedy(struct pmodel *pm, struct gstate *g, int skip, double e,
 			s = llr(g->cf[c], pm->pass_n[c], e);
 			if (s > most)
 				most = s;
-			s -= kind_cost(pm, c);
+			s -= prior_cost(pm, c);
 			if (bc < 0 || s > best + 1e-9 ||
 			    (s > best - 1e-9 &&
 			     pm->comp[c].kind < pm->comp[bc].kind)) {
@@ -521,12 +605,14 @@ static int best_round(struct pmodel *pm, double e, int *set)
 				continue;
 			}
 		}
-		/* or nothing at all in its place */
+		/* or nothing at all in its place: on the evidence alone, as
+		 * greedy() adds one (the prior chooses among candidates, it
+		 * does not tell whether there is a fault) */
 		for (j = nn = 0; j < n; j++)
 			if (set[j] != c)
 				tmp[nn++] = set[j];
 		set_mask(in, pm->ncomp, tmp, nn);
-		if (total_score(pm, in, nn, e) >= base) {
+		if (total_score(pm, in, nn, e) >= base + prior_cost(pm, c)) {
 			memcpy(set, tmp, (size_t)nn * sizeof(*set));
 			n = nn;
 			i--;
@@ -895,7 +981,7 @@ int pm_localize(struct pmodel *pm, enum pm_method m)
 			}
 		}
 		s->score = m == PM_TOMOGRAPHY ? s->explained :
-			   llr(s->fail, s->pass, e) - kind_cost(pm, c);
+			   llr(s->fail, s->pass, e) - prior_cost(pm, c);
 	}
 	pm->unexplained = 0;
 	for (o = 0; o < pm->nobs; o++)

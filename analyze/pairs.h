@@ -109,6 +109,8 @@ struct pmodel {
 	uint32_t *coff;		/* component -> observations */
 	int *co;
 	int *fail_n, *pass_n;	/* per component */
+	double *cost;		/* per component: the a-priori odds against
+				 * the parts crossed by exactly its results */
 	size_t nfail, npass;
 	/* results */
 	struct psuspect *sus;

@@ -37,6 +37,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -309,6 +310,11 @@ def targets(row, m, floor):
     return have, miss
 
 
+def row_name(row):
+    k, cov, noise, mode = row
+    return "%d %s %g%% %s" % (k, cov, noise * 100, mode)
+
+
 def metrics(scores):
     n = len(scores)
     if not n:
@@ -372,6 +378,10 @@ def parse_args():
     p.add_argument("--speed", action="store_true",
                    help="time pairs on 512 hosts, all pairs")
     p.add_argument("--json", help="write every case's score here")
+    p.add_argument("--rows", metavar="REGEX",
+                   help="run only the cases of the rows matching REGEX, as "
+                   "'faults cov noise mode' (\"^1 20%% .* flaky\"): the same "
+                   "cases the full run has in those rows")
     p.add_argument("--check-routes", type=int, default=0, metavar="N",
                    help="compare N random routes of each fabric with "
                    "rdma-analyze path, then stop")
@@ -408,12 +418,15 @@ def run(args, tmp):
     csv = os.path.join(tmp, "pairs.csv")
     for i in range(args.cases):
         row = ROWS[i % len(ROWS)]
+        if args.rows and not re.search(args.rows, row_name(row)):
+            continue
         rng = random.Random("%d:%d" % (args.seed, i))
         setup = rng.choices(setups, weights)[0]
         case = make_case(setup, row, rng)
         write_csv(setup, case, csv)
         entry = {"case": i, "fabric": setup.name, "row": list(row),
-                 "faults": [setup.fab.comp_names[c] for c in case["faults"]]}
+                 "faults": [setup.fab.comp_names[c] for c in case["faults"]],
+                 "rates": [round(case["rate"][c], 3) for c in case["faults"]]}
         for m in args.methods:
             if m == "ref-floor":
                 ans, wall = ref_floor(setup, case), 0.0
