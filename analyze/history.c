@@ -511,11 +511,30 @@ int hist_counters(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev,
 	"bundle_id = " P " AND key IN ('cmdline', 'iommu_passthrough', " \
 	"'peermem_loaded')"
 
+/* each row (component, name, from, to, path) of st to fn; finalizes st */
+static int each_setting(sqlite3 *db, sqlite3_stmt *st, hist_setting_fn fn,
+			void *arg)
+{
+	int r, rc = 0;
+
+	while (!rc && (r = sqlite3_step(st)) == SQLITE_ROW) {
+		struct hist_setting s = {
+			col(st, 0), col(st, 1), col(st, 2), col(st, 3), col(st, 4),
+		};
+
+		rc = fn(&s, arg);
+	}
+	if (!rc && r != SQLITE_DONE)
+		rc = error("history: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
+}
+
 int hist_settings_changed(sqlite3 *db, int64_t prev, int64_t cur,
 			  hist_setting_fn fn, void *arg)
 {
 	sqlite3_stmt *st;
-	int r, rc = 0;
+	int rc;
 
 	/* only values present on both sides: a source that failed in one
 	 * bundle is not a change of configuration */
@@ -529,17 +548,44 @@ int hist_settings_changed(sqlite3 *db, int64_t prev, int64_t cur,
 		return error("history: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, prev);
 	sqlite3_bind_int64(st, 2, cur);
-	while (!rc && (r = sqlite3_step(st)) == SQLITE_ROW) {
-		struct hist_setting s = {
-			col(st, 0), col(st, 1), col(st, 2), col(st, 3), col(st, 4),
-		};
-
-		rc = fn(&s, arg);
-	}
-	if (!rc && r != SQLITE_DONE)
-		rc = error("history: %s", sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	return rc < 0 ? -1 : 0;
+	rc = each_setting(db, st, fn, arg);
+	if (rc)
+		return rc;
+	/* the rest of the configuration fingerprint (fingerprint.c) that the
+	 * settings above do not cover: ACS, IOMMU domains, NCCL environment
+	 * and nccl.conf, GUIDs and addresses (an HCA swapped, a node
+	 * renumbered), GID table shape, link width, HCA and port counts.
+	 * There NULL means "known to be absent", so a value that appears or
+	 * goes away is a change too; an attribute missing on one side (a
+	 * source that did not run) is not. */
+	if (sqlite3_prepare_v2(db,
+		"SELECT b.attr, b.attr, coalesce(a.value, 'absent'), "
+		"coalesce(b.value, 'absent'), b.path FROM fingerprint_attrs b "
+		"JOIN fingerprint_attrs a ON a.bundle_id = ?1 AND a.attr = "
+		"b.attr WHERE b.bundle_id = ?2 AND a.value IS NOT b.value AND ("
+		"b.attr LIKE 'acs.%' OR b.attr LIKE 'env.%' OR b.attr LIKE "
+		"'nccl.conf.%' OR (b.attr LIKE 'iommu.%' AND b.attr <> "
+		"'iommu.passthrough') OR b.attr LIKE 'guid.%' OR b.attr LIKE "
+		"'ip.%' OR (b.attr LIKE 'port.%' AND (b.attr LIKE '%.gids' OR "
+		"b.attr LIKE '%.width')) OR b.attr LIKE 'hca.%.model' OR b.attr "
+		"LIKE 'param.nvidia.%' OR b.attr IN ('hugepages.size_kb', "
+		"'hcas', 'hca_functions', 'ports_active')) "
+		/* NCCL settings set or unset: a row on one side only, when
+		 * the nccl source read both bundles */
+		"UNION ALL SELECT x.attr, x.attr, CASE WHEN x.bundle_id = ?1 "
+		"THEN x.value ELSE 'absent' END, CASE WHEN x.bundle_id = ?2 "
+		"THEN x.value ELSE 'absent' END, x.path FROM fingerprint_attrs "
+		"x WHERE x.bundle_id IN (?1, ?2) AND (x.attr LIKE 'env.%' OR "
+		"x.attr LIKE 'nccl.conf.%') AND NOT EXISTS (SELECT 1 FROM "
+		"fingerprint_attrs y WHERE y.bundle_id = CASE WHEN x.bundle_id "
+		"= ?1 THEN ?2 ELSE ?1 END AND y.attr = x.attr) AND (SELECT "
+		"count(*) FROM sources WHERE bundle_id IN (?1, ?2) AND name = "
+		"'nccl' AND status IN ('ok', 'partial')) = 2 ORDER BY 1",
+		-1, &st, NULL) != SQLITE_OK)
+		return error("history: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, prev);
+	sqlite3_bind_int64(st, 2, cur);
+	return each_setting(db, st, fn, arg);
 }
 
 /* --- kernel log --- */

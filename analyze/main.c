@@ -234,11 +234,12 @@ static int load_and_diagnose(sqlite3 *db, struct args *a,
 			"('expect_hcas', ?)", "d", (double)n);
 	}
 	load_files(db, a->files, a->nfiles, progress, st);
-	if (rules_run(db, st->new_ids, st->nnew) < 0)
-		return -1;
 	/* the fleet comparison's per-bundle part, once, when the bundle
-	 * arrives (a report would otherwise compute it on first use) */
-	return st->nnew ? fingerprint_update(db, st->new_ids, st->nnew) : 0;
+	 * arrives (a report would otherwise compute it on first use); before
+	 * the rules: CONFIG_CHANGED compares a node's fingerprints over time */
+	if (st->nnew && fingerprint_update(db, st->new_ids, st->nnew) < 0)
+		return -1;
+	return rules_run(db, st->new_ids, st->nnew);
 }
 
 /* the baseline: a bundle (loaded like the others, not reported unless

@@ -234,6 +234,69 @@ for what, col, table, where in (
         print("#   %d shared, e.g. %s" % (len(dup), dup[:3]))
 EOF
 
+# the findings against the truth, both ways: every required row is
+# reported (a state in the report of each node's newest bundle; an event
+# of an earlier snapshot in `history` at that snapshot), no absent row is,
+# and every warning or critical finding is a required or implied row.  A
+# finding on the whole node ("node", "fleet") answers a row naming one of
+# its devices (the fleet rules compare nodes, not ports).
+"$RA" report --db "$T/f.db" -f json -o "$T/f.json" >/dev/null 2>&1
+check_eq "genfleet: report --db on the fleet (exit 2: critical findings)" "$?" 2
+python3 - "$T/f.json" "$T/a" "$RA" "$T/f.db" <<'EOF'
+import json, os, subprocess, sys
+rep, out, ra, db = sys.argv[1:5]
+rows = [l.rstrip("\n").split("\t") for l in open(os.path.join(out, "truth.tsv"))
+        if not l.startswith("#")]
+snaps = {}
+for l in open(os.path.join(out, "bundles.tsv")):
+    if not l.startswith("#"):
+        f = l.split("\t")
+        snaps[f[0]] = max(snaps.get(f[0], 0), int(f[2]))
+last = max(snaps.values())
+fs = [f for n in json.load(open(rep))["nodes"] for f in n["findings"]]
+EVENTS = {"NEW_KERNEL_EVENTS", "CONFIG_CHANGED"}
+bad = []
+
+def comp_ok(alts, c):
+    return not alts or c in ("node", "fleet") or c in alts.split("|")
+
+def reported(node, check, alts):
+    return [f for f in fs if f["node"] == node and f["rule"] == check and comp_ok(alts, f["component"])]
+
+hist = {}
+def history(node):
+    if node not in hist:
+        hist[node] = json.loads(subprocess.run([ra, "history", "--db", db, node, "--json"],
+                                               capture_output=True, text=True).stdout)[0]["snapshots"]
+    return hist[node]
+
+nreq = nabs = 0
+for node, snap, event, alts, detail, check, need in rows:
+    if need == "required":
+        nreq += 1
+        if check in EVENTS and snap not in ("*", str(last)):
+            s = history(node)[int(snap)]
+            got = s.get("kernel_events") if check == "NEW_KERNEL_EVENTS" else s.get("changes")
+            if not got:
+                bad.append("missed: %s %s at snapshot %s (history has nothing there)" % (node, check, snap))
+        elif not reported(node, check, alts):
+            bad.append("missed: %s %s %s (%s)" % (node, check, alts, detail))
+    elif need == "absent":
+        nabs += 1
+        if reported(node, check, alts):
+            bad.append("false: %s %s %s (%s)" % (node, check, alts, detail))
+allowed = {(r[0], r[5]) for r in rows if r[6] in ("required", "implied")}
+extra = sorted({(f["node"], f["rule"], f["component"]) for f in fs
+                if f["severity"] in ("warning", "critical") and (f["node"], f["rule"]) not in allowed})
+bad += ["extra: %s %s %s" % e for e in extra]
+nw = sum(1 for f in fs if f["severity"] in ("warning", "critical"))
+print(("ok" if not bad else "not ok") + " - genfleet: findings = truth both ways "
+      "(%d required rows found, %d absent rows silent, %d warning/critical findings all expected)"
+      % (nreq, nabs, nw))
+for b in bad[:20]:
+    print("#   " + b)
+EOF
+
 # the same seed: the same bytes (a small fleet, generated twice)
 SMALL="--nodes 8 --snapshots 2 --seed 3 --faulty 3"
 # shellcheck disable=SC2086

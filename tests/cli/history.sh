@@ -134,6 +134,13 @@ for f in fw/sys/class/infiniband/mlx5_0/fw_ver fw/rdma-collect/verbs/mlx5_0.json
 done
 snap fw 1 $((2 * DAY))
 
+# --- nccl.conf edited: a fingerprint attribute the settings list lacks
+node nccl
+snap nccl 0 $DAY
+sed -i 's/^NCCL_IB_GID_INDEX=3$/NCCL_IB_GID_INDEX=1/' nccl/etc/nccl.conf
+echo NCCL_IB_QPS_PER_CONNECTION=4 >>nccl/etc/nccl.conf
+snap nccl 1 $((2 * DAY))
+
 # --- the kernel log: the ring buffer lost its first records and gained
 # two events and a normal line; then the same records in a new boot
 node klog
@@ -160,7 +167,7 @@ for d in 0 1 2; do snap flat $d $(((d + 1) * DAY)); done
 
 "$RA" load --db h.db out >/dev/null 2>&1
 check_eq "all bundles load" "$(python3 -c '
-import sqlite3; print(sqlite3.connect("h.db").execute("SELECT count(*) FROM bundles").fetchone()[0])')" 23
+import sqlite3; print(sqlite3.connect("h.db").execute("SELECT count(*) FROM bundles").fetchone()[0])')" 25
 
 check_eq "steady growth: warning with the per-hour rate and the trend" \
 	"$(hist h.db grow COUNTER_GROWING)" \
@@ -199,6 +206,10 @@ check_eq "firmware upgrade: CONFIG_CHANGED (info) from, to, when" \
 	"$(hist h.db fw CONFIG_CHANGED)" \
 	"info mlx5_0 fw_ver changed from 22.39.2048 to 22.41.1000 (between 2025-11-29T21:00:00Z and 2025-11-30T21:00:00Z)"
 check_eq "firmware upgrade: nothing else changed" "$(layer h.db fw | wc -l)" 1
+check_eq "nccl.conf edited: CONFIG_CHANGED names the value changed and the one added" \
+	"$(hist h.db nccl CONFIG_CHANGED | cut -d'(' -f1)" \
+	"info nccl.conf.NCCL_IB_GID_INDEX nccl.conf.NCCL_IB_GID_INDEX changed from 3 to 1 
+info nccl.conf.NCCL_IB_QPS_PER_CONNECTION nccl.conf.NCCL_IB_QPS_PER_CONNECTION changed from absent to 4 "
 check_eq "ring buffer overlap: only the two new events" \
 	"$(hist h.db klog NEW_KERNEL_EVENTS 1)" \
 	"warning klog 2 RDMA-relevant kernel log events since the previous snapshot (2025-11-29T21:00:00Z): 1 fw_reset, 1 link_flap"
