@@ -404,12 +404,20 @@ static void identity(struct imp *im, const struct outs *txt,
 	char tok[256], zone[16] = "", host[128] = "", when[32];
 	struct tm tm, dt;
 	int named = page && !page_name(page->name, host, sizeof(host), &tm);
+	int have = 0;
 
 	if ((x = find2(txt, sec, "hostname")) &&
-	    !first_token(x->text, x->len, tok, sizeof(tok)) && good_host(tok))
+	    !first_token(x->text, x->len, tok, sizeof(tok)) && good_host(tok)) {
 		imp_ident(im, "hostname", tok);
-	if (named && good_host(host))
+		have = 1;
+	}
+	if (named && good_host(host)) {
 		imp_ident(im, "hostname", host);
+		have = 1;
+	}
+	if (have)
+		imp_source(im, "identity", "partial", "hostname, kernel and time "
+			   "from the snapshot; it holds no machine-id or boot id");
 	kernel_from_uname(im, find2(txt, sec, "uname"));
 	kernel_from_uname(im, find2(txt, sec, "uname -a"));
 	if ((x = find2(txt, sec, "/proc/version")) &&
@@ -489,24 +497,32 @@ static int known_fn(const struct imp *im, const char *bdf)
 	return i < n;
 }
 
-/* the folder of a record's PCI function, remembered for the next
- * records (they come device by device) */
+/* the PCI function of the records being placed, remembered for the
+ * next ones (they come device by device) */
 struct fn_place {
 	char from[600];		/* "sys/devices/pci0000:00/.../0000:07:00.0" */
-	char to[600];
+	char to[600];		/* its folder in the import */
+	char bdf[16];
+	char dev[72];		/* the last RDMA device linked to it */
 };
 
-/* A record's path as the import places it: under the folder lspci's
- * text already gave its PCI function (imp-host-pci builds the bridge
- * tree itself, and a second folder for one function would split its
- * evidence), else at the kernel's path, every function on it linked
- * from sys/bus/pci/devices as the kernel does. */
+/* A record's path as the import places it.  A class device's file goes
+ * under sys/class/<class>/<dev>/ (where the tools' text puts the same
+ * facts, so the raw copy wins at the same path) and the device is linked
+ * to its function as imp_ibdev_pci does; any other file goes under the
+ * function's folder: the one lspci's text already gave it (imp-host-pci
+ * builds the bridge tree itself, and two folders for one function would
+ * split its evidence), else the kernel's path, each function on it
+ * linked from sys/bus/pci/devices as the kernel does. */
 static int place(struct imp *im, const char *path, const char *origin,
 		 struct fn_place *fp, char *out, size_t n)
 {
-	const char *fs, *fe, *s;
-	char bdf[16], link[128], target[700];
-	size_t pl;
+	static const char *const classes[] = {
+		"infiniband", "infiniband_verbs", "infiniband_mad",
+	};
+	const char *fs, *fe, *s, *d, *de;
+	char link[128], target[700], bdf[16];
+	size_t pl, i, cl;
 
 	if (!starts_with(path, "sys/devices/") || last_fn(path, &fs, &fe) < 0)
 		return check_snprintf(out, n, "%s", path);
@@ -516,74 +532,49 @@ static int place(struct imp *im, const char *path, const char *origin,
 	if (strlen(fp->from) != pl || memcmp(fp->from, path, pl)) {
 		memcpy(fp->from, path, pl);
 		fp->from[pl] = 0;
-		snprintf(bdf, sizeof(bdf), "%.*s", (int)(fe - fs), fs);
-		if (known_fn(im, bdf)) {
-			if (!imp_pci_dir(im, bdf, fp->to, sizeof(fp->to)))
+		snprintf(fp->bdf, sizeof(fp->bdf), "%.*s", (int)(fe - fs), fs);
+		fp->dev[0] = 0;
+		for (s = fp->from + strlen("sys/devices/");
+		     *s && !known_fn(im, fp->bdf); ) {
+			const char *e = strchrnul(s, '/');
+
+			snprintf(bdf, sizeof(bdf), "%.*s", (int)(e - s) < 15 ?
+				 (int)(e - s) : 15, s);
+			snprintf(link, sizeof(link), "sys/bus/pci/devices/%s", bdf);
+			snprintf(target, sizeof(target), "../../../%.*s",
+				 (int)(e - fp->from - 4), fp->from + 4);
+			if (is_bdf(s, (size_t)(e - s)) && !known_fn(im, bdf) &&
+			    imp_link(im, link, target, origin) < 0)
 				return -1;
-		} else {
-			snprintf(fp->to, sizeof(fp->to), "%s", fp->from);
-			for (s = fp->from + strlen("sys/devices/"); *s; ) {
-				const char *e = strchrnul(s, '/');
-
-				snprintf(bdf, sizeof(bdf), "%.*s", (int)(e - s) <
-					 15 ? (int)(e - s) : 15, s);
-				snprintf(link, sizeof(link),
-					 "sys/bus/pci/devices/%s", bdf);
-				snprintf(target, sizeof(target), "../../../%.*s",
-					 (int)(e - fp->from - 4), fp->from + 4);
-				if (is_bdf(s, (size_t)(e - s)) &&
-				    !known_fn(im, bdf) &&
-				    imp_link(im, link, target, origin) < 0)
-					return -1;
-				s = *e ? e + 1 : e;
-			}
+			s = *e ? e + 1 : e;
 		}
+		if (!imp_pci_dir(im, fp->bdf, fp->to, sizeof(fp->to)))
+			return -1;
 	}
-	return check_snprintf(out, n, "%s%s", fp->to, fe);
-}
-
-/* the class links of a placed record: sys/class/<class>/<dev> and the
- * device's own device link, "../../../<bdf>" as the kernel writes it */
-static int class_links(struct imp *im, const char *path, const char *origin)
-{
-	static const char *const classes[] = {
-		"infiniband", "infiniband_verbs", "infiniband_mad",
-	};
-	char link[700], target[700];
-	const char *fs, *fe, *d, *de;
-	size_t i, cl;
-
-	if (!starts_with(path, "sys/devices/") || last_fn(path, &fs, &fe) < 0 ||
-	    *fe != '/')
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(classes); i++) {
+	for (i = 0; i < ARRAY_SIZE(classes) && *fe == '/'; i++) {
 		cl = strlen(classes[i]);
 		if (strncmp(fe + 1, classes[i], cl) || fe[1 + cl] != '/')
 			continue;
 		d = fe + 2 + cl;
 		de = strchrnul(d, '/');
-		if (de == d || (size_t)(de - d) > 64 || !*de)
-			return 0;
-		snprintf(link, sizeof(link), "sys/class/%s/%.*s", classes[i],
-			 (int)(de - d), d);
-		snprintf(target, sizeof(target), "../../%.*s",
-			 (int)(de - path - 4), path + 4);
-		if (imp_link(im, link, target, origin) < 0)
-			return -1;
-		snprintf(link, sizeof(link), "%.*s/device", (int)(de - path),
-			 path);
-		snprintf(target, sizeof(target), "../../../%.*s",
-			 (int)(fe - fs), fs);
-		return imp_link(im, link, target, origin);
+		if (de == d || (size_t)(de - d) >= sizeof(fp->dev) || !*de)
+			break;
+		if (!i && (strlen(fp->dev) != (size_t)(de - d) ||
+			   memcmp(fp->dev, d, (size_t)(de - d)))) {
+			snprintf(fp->dev, sizeof(fp->dev), "%.*s", (int)(de - d), d);
+			if (imp_ibdev_pci(im, fp->dev, fp->bdf, origin) < 0)
+				return -1;
+		}
+		return check_snprintf(out, n, "sys/class/%s", fe + 1);
 	}
-	return 0;
+	return check_snprintf(out, n, "%s%s", fp->to, fe);
 }
 
 static int sys_records(struct imp *im, const struct out *o)
 {
 	const char *p = o->text, *end = o->text + o->len;
 	char path[1024], placed[1400], origin[600];
-	struct fn_place fp = { "", "" };
+	struct fn_place fp = { "", "", "", "" };
 	int any = 0;
 
 	snprintf(origin, sizeof(origin), "%s", o->file);
@@ -622,8 +613,7 @@ static int sys_records(struct imp *im, const struct out *o)
 			continue;
 		snprintf(path, sizeof(path), "%.*s", (int)pl, colon - pl);
 		/* a failed link fails the import: the next feed says so */
-		if (place(im, path, origin, &fp, placed, sizeof(placed)) < 0 ||
-		    class_links(im, placed, origin) < 0)
+		if (place(im, path, origin, &fp, placed, sizeof(placed)) < 0)
 			continue;
 		{
 			/* a sysfs file ends with its newline; the blank lines
@@ -635,7 +625,7 @@ static int sys_records(struct imp *im, const struct out *o)
 				ce--;
 			buf_add(&b, c, (size_t)(ce - c));
 			buf_addch(&b, '\n');
-			rc = imp_feed(im, placed, b.buf, b.len);
+			rc = imp_put(im, placed, b.buf, b.len, origin, IMP_RAW);
 			buf_release(&b);
 			if (rc < 0)
 				return -1;
