@@ -12,6 +12,7 @@
 #include "db.h"
 #include "fingerprint.h"
 #include "json.h"
+#include "import.h"
 #include "load.h"
 #include "log.h"
 #include "util.h"
@@ -52,8 +53,10 @@ static char *dup_col(sqlite3_stmt *st, int i)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* A: a bundle file (loaded), else a node name of the database (a folder
- * of that name is not a bundle: node trees often carry node names) */
+/* A: a bundle file or an import (a sos report, a sysinfo-snapshot, a
+ * folder of pasted outputs: loaded), else a node name of the database (any
+ * other folder of that name is not evidence: node trees often carry node
+ * names) */
 static int resolve(sqlite3 *db, const char *arg, int have_db, struct side *s)
 {
 	sqlite3_stmt *st;
@@ -61,7 +64,8 @@ static int resolve(sqlite3 *db, const char *arg, int have_db, struct side *s)
 
 	memset(s, 0, sizeof(*s));
 	s->bid = -1;
-	if (!stat(arg, &sb) && S_ISREG(sb.st_mode)) {
+	if (!stat(arg, &sb) && (S_ISREG(sb.st_mode) ||
+				(S_ISDIR(sb.st_mode) && imp_detect(arg)))) {
 		struct load_stats ls;
 		char *files[1] = { (char *)arg };
 

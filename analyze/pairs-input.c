@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "breader.h"
+#include "import.h"
 #include "buf.h"
 #include "db.h"
 #include "json.h"
@@ -467,7 +468,7 @@ int pin_perftest(struct ptopo *t, struct pinputs *in)
 			br_free(br);
 			br = NULL;
 			open_id = bid;
-			if (br_open(col(st, 7), NULL, &br, err, sizeof(err)) < 0) {
+			if (imp_or_br_open(col(st, 7), NULL, &br, err, sizeof(err)) < 0) {
 				note(in, "perftest: cannot read bundle '%s' "
 				     "again for the peer: %s", col(st, 7), err);
 				br = NULL;

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "breader.h"
+#include "import.h"
 #include "buf.h"
 #include "jsonp.h"
 #include "db.h"
@@ -712,7 +713,7 @@ static void views_json(struct html *h, struct buf *out)
 			json_str(&one, NULL, "views not embedded (the page keeps "
 				 "under its size budget): rdma-analyze show BUNDLE "
 				 "ibstat | ibv_devinfo | lspci | ethtool -S IFACE");
-		} else if (!*file || br_open(file, NULL, &b, err, sizeof(err)) < 0) {
+		} else if (!*file || imp_or_br_open(file, NULL, &b, err, sizeof(err)) < 0) {
 			json_str(&one, NULL, *file ? "views not available: the "
 				 "bundle file cannot be read any more" :
 				 "views not available: no bundle file");

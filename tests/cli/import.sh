@@ -123,6 +123,11 @@ check "show by node name from the database" \
 "$RA" diff --db h.db healthy.tar.xz faulty.tar.xz >diff.txt 2>&1
 check_eq "diff: two reports of one node differ (exit 1)" "$?" 1
 check "diff: the module, the PCIe link and the port" sh -c 'grep -q "module.rdma_ucm  *loaded -> absent" diff.txt && grep -q "pcie.mlx5_2.width  *x16 -> x8" diff.txt && grep -q "ports_active  *8 -> 7" diff.txt'
+"$RA" diff "$S" healthy.tar.xz >diff2.txt 2>&1
+check_eq "diff: the unpacked folder and its archive are the same report (exit 0)" "$?" 0
+"$RA" report -f html -o h.html faulty.tar.xz >/dev/null 2>&1
+check "html report of an import: the node's views are there (ibstat)" \
+	sh -c '! grep -q "views not available" h.html && grep -q "CA type" h.html'
 "$RA" history --db h.db gpu-s07 >hist.txt 2>&1
 check_eq "history of an imported node: exit 0" "$?" 0
 check_eq "history: both sos reports of gpu-s07" \
