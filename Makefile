@@ -139,6 +139,7 @@ bench: all $(TOOL_BIN)
 # analyzer with clang and the fuzzer's instrumentation in build-fuzz/ and
 # runs every target N seconds from its committed corpus; what it finds
 # goes to build-fuzz/corpus/ and build-fuzz/crash-*, never into tests/
+# (the runs take one CPU: no -j here)
 FUZZ_SECONDS ?= 10
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer
@@ -159,20 +160,23 @@ $(BUILD)/obj/tests/fuzz/lib.o: tests/fuzz/lib.c
 
 fuzz-targets: $(FUZZ_BIN)
 
-fuzz:
-	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang \
+# the instrumented build alone, in FUZZ_BUILD (tests/cli/fuzz.sh uses it)
+FUZZ_BUILD ?= build-fuzz
+fuzz-build:
+	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang \
 		EXTRA_CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link -O1 -g \
 		-Wno-unknown-warning-option -Wno-format-nonliteral" fuzz-targets
+
+fuzz: fuzz-build
 	$(Q)for t in $(patsubst tests/fuzz/fuzz-%.c,%,$(FUZZ_SRC)); do \
-		mkdir -p build-fuzz/corpus/$$t; c=tests/fuzz/corpus/$$t; \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$t; c=tests/fuzz/corpus/$$t; \
 		[ -d $$c ] || c=; \
 		echo "  RUN     $$t ($(FUZZ_SECONDS) s)"; \
-		build-fuzz/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
-			-close_fd_mask=3 -artifact_prefix=build-fuzz/crash-$$t- \
-			build-fuzz/corpus/$$t $$c \
-			>build-fuzz/$$t.log 2>&1 || \
-			{ tail -n 40 build-fuzz/$$t.log; exit 1; }; \
-		tail -n 1 build-fuzz/$$t.log; \
+		$(FUZZ_BUILD)/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
+			-close_fd_mask=3 -artifact_prefix=$(FUZZ_BUILD)/crash-$$t- \
+			$(FUZZ_BUILD)/corpus/$$t $$c >$(FUZZ_BUILD)/$$t.log 2>&1 || \
+			{ tail -n 40 $(FUZZ_BUILD)/$$t.log; exit 1; }; \
+		tail -n 1 $(FUZZ_BUILD)/$$t.log; \
 	done
 
 # the README's first command: collect this machine (when it can), then
@@ -206,6 +210,6 @@ clean:
 	rm -rf build build-check
 
 .PHONY: all tests check check-vm bench demo samples install clean fuzz \
-	fuzz-targets
+	fuzz-build fuzz-targets
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

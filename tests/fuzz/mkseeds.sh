@@ -113,6 +113,18 @@ put("pairs", "# all pairs\nnode001,node002,pass\n\"node003\",\"node004\",FAILED,
     "error, with, commas\n0x0002c90300a1b2c3,0x0002c90300a1b2c4,degraded\n"
     "17,0x12,slow\n10.0.0.2<4321>,fe80::1%ib0,error\n\n")
 
+# import: each text of a tool's output behind each parser row's byte (the
+# target takes the row from the first byte, modulo the rows it has)
+texts = list(ex05)
+for t in ("mlxlink", "perftest", "nccl"):
+    for p in files(os.path.join(out, t, "*")):
+        texts.append(open(p, "rb").read())
+for i in range(48):
+    for t in texts:
+        if len(t) > 3000:
+            continue	# the parsers are line by line: short texts reach as far
+        put("import", bytes([i]) + (t.encode() if isinstance(t, str) else t))
+
 # bundles: the tars of rdma-collect's bundles, cut into small ones (the
 # manifest and one part of the tree each), in ustar, pax and GNU forms
 groups = [r"^rdma-collect/(dcb|ethtool|net|ibdev2netdev)", r"^rdma-collect/verbs",
