@@ -149,7 +149,8 @@ static int port(struct ld *l, const char *dev, const char *pname,
 	/* the real folder: every file below is then found in one lookup */
 	if (!br_resolve(l->b, p, base, sizeof(base)))
 		snprintf(base, sizeof(base), "%s", p);
-#define F(name, buf) (snprintf(p, sizeof(p), "%s/" name, base), \
+	/* an absent file is "": the buffers are bound as text below */
+#define F(name, buf) (buf[0] = 0, snprintf(p, sizeof(p), "%s/" name, base), \
 		      br_line(l->b, p, buf, sizeof(buf)))
 	F("state", st);
 	F("phys_state", ps);
