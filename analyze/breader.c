@@ -230,11 +230,89 @@ static char *arena_dup(struct bundle_r *b, const char *p, size_t n)
 
 #define TBLOCK 512
 
+static int64_t tnum(const unsigned char *f, size_t n);
+static int tsum_ok(const unsigned char *h);
+static int zero_block(const unsigned char *h);
+
+/* The headers, walked while the tar is being decompressed, so that a bomb
+ * costs what its headers declare and no more: an entry over the size
+ * limit, too many entries or too many bytes declared stop decompression
+ * with the error read_tar() would give; the end-of-archive mark (or a
+ * header that is not one: read_tar() names it) ends the useful part, and
+ * after it only the few blocks of padding are read, to reach the end of
+ * the zstd frame and its checksum.  At a pax or GNU extended header the
+ * walk gives up (it may rename or resize what follows: read_tar() knows). */
+struct walk {
+	const struct br_limits *lim;
+	size_t next;		/* the next header's offset */
+	size_t entries, total;
+	int stop;		/* end mark or bad header seen */
+	int lost;		/* an extended header: no more guessing */
+};
+
+#define TAIL_MAX (64u << 10)	/* read after the end mark, at most */
+
+static int walk(struct walk *w, const unsigned char *t, size_t len,
+		char *err, size_t errlen)
+{
+	while (!w->stop && !w->lost && w->next <= len &&
+	       len - w->next >= TBLOCK) {
+		const unsigned char *h = t + w->next;
+		int64_t size = tnum(h + 124, 12);
+		char type = (char)h[156];
+		size_t nl = strnlen((const char *)h, 100);
+
+		if (zero_block(h) || !tsum_ok(h) || memcmp(h + 257, "ustar", 5) ||
+		    size < 0) {
+			w->stop = 1;
+			break;
+		}
+		/* extended headers may rename or resize the next entry */
+		if (type == 'x' || type == 'g' || type == 'L' || type == 'K' ||
+		    (uint64_t)size > SIZE_MAX / 2) {
+			w->lost = 1;
+			break;
+		}
+		if (++w->entries > w->lim->max_entries) {
+			snprintf(err, errlen, "more than %zu entries",
+				 w->lim->max_entries);
+			return -1;
+		}
+		/* what read_tar() takes as data: none for links, devices,
+		 * folders and a file named like a folder */
+		if ((type >= '1' && type <= '6') ||
+		    ((type == '0' || type == '\0' || type == '7') && nl &&
+		     h[nl - 1] == '/'))
+			size = 0;
+		if (type == '0' || type == '\0' || type == '7') {
+			if ((uint64_t)size > w->lim->max_entry) {
+				snprintf(err, errlen, "entry '%.*s' declares %lld "
+					 "bytes, more than the %zu MiB limit",
+					 (int)(nl < 80 ? nl : 80), (const char *)h,
+					 (long long)size, w->lim->max_entry >> 20);
+				return -1;
+			}
+			w->total += (size_t)size;
+			if (w->total > w->lim->max_total) {
+				snprintf(err, errlen, "uncompressed size over the "
+					 "limit (%zu MiB in all): a decompression "
+					 "bomb?", w->lim->max_total >> 20);
+				return -1;
+			}
+		}
+		w->next += TBLOCK + ((size_t)size + TBLOCK - 1) / TBLOCK * TBLOCK;
+	}
+	return 0;
+}
+
 /* the decompressed bytes, at most max; over it, a bomb: the message names
  * the data limit (`limit`), which is what a user can relate to */
 static int inflate(const char *raw, size_t rawlen, size_t max, size_t limit,
-		   char **out, size_t *outlen, char *err, size_t errlen)
+		   const struct br_limits *lim, char **out, size_t *outlen,
+		   size_t *checked, char *err, size_t errlen)
 {
+	struct walk w = { lim, 0, 0, 0, 0, 0 };
+	size_t end = 0;		/* where the tail after the end mark stops */
 	struct archive *a = archive_read_new();
 	struct archive_entry *ae;
 	/* A bundle's tar is mostly headers and short sysfs values: 80x its
@@ -291,6 +369,12 @@ static int inflate(const char *raw, size_t rawlen, size_t max, size_t limit,
 			goto out;
 		}
 		len += (size_t)got;
+		if (walk(&w, (const unsigned char *)p, len, err, errlen) < 0)
+			goto out;
+		if (w.stop && !end)
+			end = w.next + TAIL_MAX;
+		if (end && len > end)
+			break;	/* the archive ended long ago: the rest is junk */
 	}
 	if (len > max) {
 		snprintf(err, errlen, "uncompressed size over the limit (%zu MiB "
@@ -299,6 +383,8 @@ static int inflate(const char *raw, size_t rawlen, size_t max, size_t limit,
 	}
 	*out = p;
 	*outlen = len;
+	/* the headers before w.next passed their checksum in walk() */
+	*checked = w.next;
 	p = NULL;
 	rc = 0;
 out:
@@ -449,7 +535,7 @@ static char *place_path(unsigned char *h, const char *name, size_t max)
 }
 
 static int read_tar(struct bundle_r *b, const struct br_limits *lim,
-		    char *err, size_t errlen)
+		    size_t checked, char *err, size_t errlen)
 {
 	unsigned char *t = (unsigned char *)b->tar;
 	size_t off = 0, alloc = 0, len = b->tarlen;
@@ -469,7 +555,8 @@ static int read_tar(struct bundle_r *b, const struct br_limits *lim,
 
 		if (zero_block(h))
 			break;		/* end of archive */
-		if (!tsum_ok(h) || (memcmp(h + 257, "ustar", 5))) {
+		if ((off >= checked && !tsum_ok(h)) ||
+		    memcmp(h + 257, "ustar", 5)) {
 			snprintf(err, errlen, "corrupt tar header after %zu "
 				 "entries (offset %zu)", b->n, off);
 			return -1;
@@ -636,7 +723,7 @@ int br_open_mem(const char *name, const void *raw, size_t rawlen,
 {
 	struct bundle_r *b;
 	unsigned char sum[32];
-	size_t i, cap;
+	size_t i, cap, checked;
 	int rc = -1;
 
 	if (!lim)
@@ -656,8 +743,9 @@ int br_open_mem(const char *name, const void *raw, size_t rawlen,
 	/* the tar around the data: a header and padding per entry, pax
 	 * headers, the end blocks */
 	cap = lim->max_total + (lim->max_entries + 2) * 3 * TBLOCK;
-	if (inflate(raw, rawlen, cap, lim->max_total, &b->tar, &b->tarlen, err, errlen) < 0 ||
-	    read_tar(b, lim, err, errlen) < 0)
+	if (inflate(raw, rawlen, cap, lim->max_total, lim, &b->tar, &b->tarlen,
+		    &checked, err, errlen) < 0 ||
+	    read_tar(b, lim, checked, err, errlen) < 0)
 		goto out;
 	sort_entries(b);
 	drop_duplicates(b);

@@ -177,6 +177,22 @@ expect.append(("zbomb", "refused", "one entry of 1,400 MiB of zeros in %d KiB "
                "of zstd" % (os.path.getsize(os.path.join(
                    out, "zbomb.rdma.tar.zst")) >> 10)))
 
+# the bomb after the archive: a whole (tiny) bundle, its end mark, then
+# 1,400 MiB of zeros in the same zstd stream; tar -x stops at the end mark,
+# and so does the reader (a few blocks after it, never the whole tail)
+p = subprocess.Popen(["zstd", "-q", "-1", "-c"], stdin=subprocess.PIPE,
+                     stdout=open(os.path.join(out, "zbomb-tail.rdma.tar.zst"), "wb"))
+p.stdin.write(MRAW + END)
+z = bytes(1 << 20)
+for _ in range(1400):
+    p.stdin.write(z)
+p.stdin.close()
+if p.wait():
+    sys.exit("zstd failed")
+expect.append(("zbomb-tail", "safe", "a whole bundle, then 1,400 MiB of zeros "
+               "after its end mark in %d KiB of zstd" % (os.path.getsize(
+                   os.path.join(out, "zbomb-tail.rdma.tar.zst")) >> 10)))
+
 # truncated: the base bundle cut at several points
 good = open(base, "rb").read()
 for at in (4, 13, 200, len(good) // 4, len(good) // 2, len(good) * 3 // 4,
