@@ -12,6 +12,22 @@
 
 int view_dmesg(const struct bundle_r *b, int argc, char **argv, FILE *out);
 
+/* the text as dmesg prints it: control bytes as \xNN (the kernel escapes
+ * them in /dev/kmsg, so they only come from a bundle that was tampered
+ * with, and must not reach the terminal as escape sequences) */
+static void put_text(FILE *out, const char *t)
+{
+	for (; *t; t++) {
+		unsigned char c = (unsigned char)*t;
+
+		if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			putc(c, out);
+	}
+	putc('\n', out);
+}
+
 int view_dmesg(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	struct klog_iter it;
@@ -36,10 +52,9 @@ int view_dmesg(const struct bundle_r *b, int argc, char **argv, FILE *out)
 		if (rdma && !r->category)
 			continue;
 		if (r->ts_us >= 0)
-			fprintf(out, "[%5" PRId64 ".%06" PRId64 "] %s\n",
-				r->ts_us / 1000000, r->ts_us % 1000000, r->text);
-		else
-			fprintf(out, "%s\n", r->text);
+			fprintf(out, "[%5" PRId64 ".%06" PRId64 "] ",
+				r->ts_us / 1000000, r->ts_us % 1000000);
+		put_text(out, r->text);
 	}
 	free(r);
 	return 0;

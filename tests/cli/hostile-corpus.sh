@@ -142,6 +142,9 @@ assert "roce&lt;script&gt;" in h or "roce\\u003cscript\\u003e" in h, "hostname"
 PY
 check "markup: the text report holds no control byte (no escape sequence)" \
 	sh -c "! tr -d '\n' <'$M.txt' | grep -q '[[:cntrl:]]'"
+"$RA" show "$M.rdma.tar.zst" dmesg >"$M.dmesg" 2>&1
+check "markup: show dmesg prints the kernel log's control bytes as \\xNN, as dmesg does" \
+	sh -c "! tr -d '\n' <'$M.dmesg' | grep -q '[[:cntrl:]]' && grep -q '\\\\x1b' '$M.dmesg'"
 check "markup: the text report names the node and the netdev as they are" \
 	sh -c "grep -qF \"== roce<script>alert('host')</script>&\" '$M.txt' &&
 	       grep -qF 'ens1f0<svg onload=alert(3)>&np0' '$M.txt'"
