@@ -1,6 +1,7 @@
 # rdma-collect never hangs: a small node tree served through hangfs
 # (tests/tools/hangfs.c, FUSE) whose chosen files block forever, fail with
-# EIO or never end; a source killed by a signal; a folder of 100,000
+# EIO or never end (a counter, a GID, the PCI config space, /proc/uptime);
+# a source killed by a signal; a folder of 100,000
 # entries; SIGINT while a source is stuck.
 #
 # A stuck reader keeps the files it inherited open, so the collector's
@@ -112,6 +113,12 @@ mkroot() {
 		mkdir -p "$d/ports/1/counters" "$d/ports/1/gids"
 		echo 0x15b3 >"$r/$pci/vendor"
 		echo 0x1021 >"$r/$pci/device"
+		echo 0x020700 >"$r/$pci/class"
+		mkdir -p "$r/sys/bus/pci/devices"
+		ln -s "../../../devices/pci0000:00/0000:00:$port/0000:$bus:00.0" \
+			"$r/sys/bus/pci/devices/0000:$bus:00.0"
+		# the config space's first 64 bytes: ids, a network controller
+		python3 -c 'import sys; h = bytearray(64); h[0:4] = b"\xb3\x15\x21\x10"; h[9:12] = b"\x00\x07\x02"; sys.stdout.buffer.write(h)' >"$r/$pci/config"
 		ln -s "../../../0000:$bus:00.0" "$d/device"
 		ln -s "../../${pci#sys/}/infiniband/$dev" "$r/sys/class/infiniband/$dev"
 		echo 28.41.1000 >"$d/fw_ver"
@@ -179,6 +186,31 @@ if "$RC" --list-sources | grep -q '^sysfs'; then
 	unmount_hangfs
 else
 	skip "hung counter" "no sysfs source in this build"
+fi
+
+# --- a GID read and a config-space read that hang: the device's source is
+# timeout, that device (and only it) is quarantined, the other device's
+# evidence is whole
+hang_dev() {	# WHAT PATH SOURCE KEY OTHER-EVIDENCE-REGEX
+	mount_hangfs "$T/root" --hang "$2"
+	collect "$T/o-$1" --root "$MNT" --timeout 2 --deadline 20
+	echo "# hang on $2: wall time ${WALL} ms"
+	check_eq "hung $1: exits 0" "$RCRC" 0
+	check "hung $1: finishes within the deadline (${WALL} ms)" test "$WALL" -lt 20000
+	check_eq "hung $1: only $3 is timeout" \
+		"$(mpy "$B" "print(' '.join(n for n, s in S.items() if s['status'] == 'timeout'))")" "$3"
+	check "hung $1: $4 is quarantined" \
+		mpy "$B" "assert '$4' in m['quarantined'], m['quarantined']"
+	check "hung $1: the other device's evidence is there" has "$B" "$5"
+	unmount_hangfs
+}
+if "$RC" --list-sources | grep -q '^sysfs'; then
+	hang_dev gid /sys/class/infiniband/mlx5_0/ports/1/gids/0 sysfs mlx5_0 \
+		'infiniband/mlx5_1/ports/1/gids/0$'
+fi
+if "$RC" --list-sources | grep -q '^pci'; then
+	hang_dev config /sys/devices/pci0000:00/0000:00:02.0/0000:b1:00.0/config pci \
+		0000:b1:00.0 '0000:b2:00.0/config$'
 fi
 
 # --- EIO and an endless file ---
