@@ -274,7 +274,8 @@ static size_t dr_parse(const char *s, unsigned long hop[64])
  * them newest first (create_node() prepends): iblinkinfo and ibnetdiscover
  * print in that list's order.  The scan stores nodes sorted by GUID, so the
  * order is rebuilt from the routes: longer routes first, then the higher
- * ports first. */
+ * ports first; nodes without a route (an import of iblinkinfo) keep the
+ * stored order among themselves. */
 static int dr_cmp(const void *a, const void *b)
 {
 	const struct jv *x = *(const struct jv *const *)a;
@@ -285,9 +286,12 @@ static int dr_cmp(const void *a, const void *b)
 
 	if (nx != ny)
 		return nx > ny ? -1 : 1;
-	for (i = 0; i < nx && i < 64; i++)
+	/* two unknown routes (65) filled no hops: the stored order, which
+	 * for an import of iblinkinfo is the printed one */
+	for (i = 0; nx <= 64 && i < nx; i++)
 		if (hx[i] != hy[i])
 			return hx[i] > hy[i] ? -1 : 1;
+	/* members of one array: their order in the document */
 	return x < y ? -1 : x > y;
 }
 
