@@ -8,14 +8,16 @@
  *                              and speed (the best common one vs active)
  *   SYMBOL_ERRORS, PORT_RCV_ERRORS, LINK_FLAPPING, XMIT_DISCARDS,
  *   XMIT_WAIT_HIGH             the PMA counters of the peer port of each
- *                              node port (mad), and of every switch port
- *                              of a fabric scan
+ *                              node port (mad), and of every port, switch
+ *                              or CA, of a fabric scan
  *
- * One finding per physical port per bundle: a switch port that the
- * bundle's mad documents describe (the peer of one of its ports) is
- * reported from them, named after the local port it faces, and the same
- * bundle's fabric scan does not report it again; an HCA port's own
- * counters stay with the sysfs queries (the same PMA counters).
+ * These rules need sysfs, mad or fabric: an ibdiagnet import has only the
+ * fabric tables.  One finding per physical port per bundle: a switch port
+ * that the bundle's mad documents describe (the peer of one of its ports)
+ * is reported from them, named after the local port it faces, and the
+ * same bundle's fabric scan does not report it again; an HCA port's own
+ * counters stay with the sysfs queries (the same PMA counters), and its
+ * link, when the scan has both ends' PortInfo, with the scan.
  *
  * Which side: a port's receive counters (symbol errors, PortRcvErrors,
  * link integrity) count what arrived over the cable, so they point at the
@@ -390,8 +392,16 @@ static void hot_ports(struct rctx *rc, const struct counter_rule *cr,
 	buf_release(&h.ev);
 }
 
-/* the peer ports of the bundle's own IB ports (mad), then every switch
- * port of its fabric scan that no mad document describes */
+/* a port of a fabric scan that is not one of the bundle's own CA ports
+ * whose counters sysfs has (the sysfs queries report those) */
+#define NOT_OWN(c) "(n.type = 2 OR NOT EXISTS (SELECT 1 FROM devices d " \
+	"JOIN counters k ON k.bundle_id = d.bundle_id AND k.ibdev = d.ibdev " \
+	"AND k.port = " c ".port AND k.kind = 'pma' WHERE d.bundle_id = " c  \
+	".bundle_id AND '0x' || replace(d.node_guid, ':', '') = " c ".guid))"
+
+/* the peer ports of the bundle's own IB ports (mad), then every port of
+ * its fabric scan, switch or CA, that no mad document describes and no
+ * sysfs query reports */
 static void counter_check(struct rctx *rc, const struct counter_rule *cr)
 {
 	hot_ports(rc, cr, db_query(rc->db,
@@ -416,7 +426,7 @@ static void counter_check(struct rctx *rc, const struct counter_rule *cr)
 		"|| ' port ' || c.port || ' PortCounters.', c.name, c.value "
 		"FROM fabric_counters c JOIN todo_rule t ON t.bundle_id = "
 		"c.bundle_id JOIN fabric_nodes n ON n.bundle_id = c.bundle_id AND "
-		"n.guid = c.guid AND n.type = 2 LEFT JOIN fabric_ports fp ON "
+		"n.guid = c.guid AND " NOT_OWN("c") " LEFT JOIN fabric_ports fp ON "
 		"fp.bundle_id = c.bundle_id AND fp.guid = c.guid AND fp.port = "
 		"c.port LEFT JOIN fabric_nodes r ON r.bundle_id = c.bundle_id AND "
 		"r.guid = fp.remote_guid WHERE c.grp = 'PortCounters' AND "
@@ -485,7 +495,7 @@ int fabric_xmit_wait(struct rctx *rc)
 		"d.grp DESC LIMIT 1), 0) "
 		"FROM fabric_counters c JOIN todo_rule t ON t.bundle_id = "
 		"c.bundle_id JOIN fabric_nodes n ON n.bundle_id = c.bundle_id AND "
-		"n.guid = c.guid AND n.type = 2 LEFT JOIN fabric_ports fp ON "
+		"n.guid = c.guid AND " NOT_OWN("c") " LEFT JOIN fabric_ports fp ON "
 		"fp.bundle_id = c.bundle_id AND fp.guid = c.guid AND fp.port = "
 		"c.port LEFT JOIN fabric_nodes r ON r.bundle_id = c.bundle_id AND "
 		"r.guid = fp.remote_guid WHERE c.grp = 'PortCounters' AND c.name = "

@@ -630,7 +630,14 @@ static const char link_degraded_sql[] =
 	"WHERE p.link_layer = 'InfiniBand' AND p.state = 4 AND NOT EXISTS "
 	"(SELECT 1 FROM mad_portinfo m WHERE m.bundle_id = p.bundle_id AND "
 	"m.ibdev = p.ibdev AND m.port = p.port AND m.side = 'peer' AND "
-	"m.width_supported IS NOT NULL)) "
+	"m.width_supported IS NOT NULL) "
+	/* nor one a fabric scan shows with both ends: rules-fabric.c's */
+	"AND NOT EXISTS (SELECT 1 FROM fabric_ports f JOIN fabric_ports z ON "
+	"z.bundle_id = f.bundle_id AND z.guid = f.remote_guid AND z.port = "
+	"f.remote_port WHERE f.bundle_id = p.bundle_id AND f.guid = '0x' || "
+	"replace(d.node_guid, ':', '') AND f.port = p.port AND "
+	"f.width_supported IS NOT NULL AND z.width_supported IS NOT NULL "
+	"AND f.width_enabled IS NOT NULL AND z.width_enabled IS NOT NULL)) "
 	"SELECT bundle_id, ibdev || ':' || port, "
 	"'link of ' || ibdev || ':' || port || ' runs ' || w || 'X ' || s || "
 	"' but the ' || name || ' does 4X ' || best || CASE WHEN w >= 4 AND "
@@ -767,7 +774,7 @@ const struct rule rules_hca[] = {
 		.layer = "hca",
 		.severity = SEV_WARNING,
 		.title = "SymbolErrorCounter or LinkErrorRecoveryCounter > 0",
-		.needs = "sysfs",
+		.needs = "sysfs|mad|fabric",
 		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{symbol_error,link_error_recovery} (critical when growing between the --sample reads); SymbolErrorCounter and LinkErrorRecoveryCounter of the peer switch port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json): errors a port received point at the cable or the far end's transmitter",
 		.remediation = "Symbol errors are bit errors on the wire, counted by the receiving port: check mlxlink BER and eye, then swap the cable, then the transceiver, then move to another switch port, then the HCA, re-reading the counters (perfquery -x) after each step; growing counters mean a link that will fail under load.",
 		.sql = PMA_RULE("'symbol_error', 'link_error_recovery'",
@@ -779,7 +786,7 @@ const struct rule rules_hca[] = {
 		.layer = "hca",
 		.severity = SEV_WARNING,
 		.title = "PortRcvErrors, remote physical, local link integrity or buffer overrun errors > 0",
-		.needs = "sysfs",
+		.needs = "sysfs|mad|fabric",
 		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{port_rcv_errors,port_rcv_remote_physical_errors,local_link_integrity_errors,excessive_buffer_overrun_errors}; the same PortCounters of the peer switch port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json): the cable or the far end's transmitter",
 		.remediation = "Received packets were bad (CRC, malformed) or dropped by the port that counts them: with symbol errors it is the link into it (swap the cable, then the transceiver, then the switch port, then the HCA); remote physical errors point upstream in the fabric (ibqueryerrors for the whole path); excessive buffer overruns mean a flow-control (credit/VL) problem.",
 		.sql = PMA_RULE("'port_rcv_errors', 'port_rcv_remote_physical_errors', "
@@ -793,7 +800,7 @@ const struct rule rules_hca[] = {
 		.layer = "hca",
 		.severity = SEV_CRITICAL,
 		.title = "active link width or speed below what both ends support and enable",
-		.needs = "sysfs",
+		.needs = "sysfs|mad|fabric",
 		.evidence = "With MAD PortInfo of both ends (rdma-collect/mad/<dev>.<n>.json local and peer; every cable of a fabric scan, rdma-collect/fabric/fabric.json): LinkWidth/LinkSpeed/LinkSpeedExt Enabled, Supported and Active: active below the best width and speed both ends support and enable is critical; at it, but held down by one end enabling less than the other end enables and both support, a warning naming that end. Without it: sys/class/infiniband/<dev>/ports/<n>/rate (width, speed), verbs active_width/active_speed, the HCA type (hca_type), mlxlink Enabled Link Speed / Supported Cable Speed when present; speed-only findings without mlxlink evidence are then warnings",
 		.remediation = "A narrower link (1X/2X) is a bad cable lane or connector: reseat and replace. A slower link than the HCA does: check the switch port's supported and enabled speeds (ibportstate <lid> <port>, mlxlink -d <dev> -m for Enabled Link Speed) and the cable's rating; force the speed only after fixing the cable.",
 		.sql = link_degraded_sql,
@@ -804,7 +811,7 @@ const struct rule rules_hca[] = {
 		.layer = "hca",
 		.severity = SEV_WARNING,
 		.title = "PortXmitDiscards > 0",
-		.needs = "sysfs",
+		.needs = "sysfs|mad|fabric",
 		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/port_xmit_discards; PortXmitDiscards of the peer switch port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json): congestion towards the far end",
 		.remediation = "Packets were dropped on egress: congestion (check PortXmitWait, XMIT_WAIT_HIGH), a link going down while sending, or on RoCE no PFC on the traffic class; find the hot spot with the switch counters.",
 		.sql = PMA_RULE("'port_xmit_discards'", "packets dropped on egress", "0"),
@@ -815,7 +822,7 @@ const struct rule rules_hca[] = {
 		.layer = "hca",
 		.severity = SEV_WARNING,
 		.title = "PortXmitWait high relative to PortXmitData",
-		.needs = "sysfs",
+		.needs = "sysfs|mad|fabric",
 		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{port_xmit_wait,port_xmit_data}: the growth over the --sample interval when both reads exist, else since the counters began; PortXmitWait against PortXmitData (PortCountersExtended when there) of the peer switch port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json), since the counters began; threshold xmit_wait_ratio",
 		.remediation = "The port had data to send but no credits: the fabric is congested downstream (an oversubscribed link, a slow receiver, or a routing hot spot); check the switch ports along the path (ibqueryerrors, perfquery -x) and the adaptive routing / congestion control settings.",
 		.sql = xmit_wait_sql,

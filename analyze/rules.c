@@ -164,10 +164,13 @@ double threshold(sqlite3 *db, const char *name)
 }
 
 /* the bundles of todo whose needed sources are ok or partial go to
- * todo_rule; the others get a skipped row naming the source */
+ * todo_rule; the others get a skipped row naming the source.  A need
+ * "sysfs|fabric" is met by any one of them (a port's counters from sysfs,
+ * or the same counters of every port from a fabric scan); the first
+ * names the reason. */
 static int select_bundles(sqlite3 *db, const struct rule *r)
 {
-	char need[128];
+	char need[128], first[64];
 	const char *p = r->needs ? r->needs : "";
 
 	if (db_run(db, "DELETE FROM todo_rule; INSERT INTO todo_rule SELECT "
@@ -178,16 +181,20 @@ static int select_bundles(sqlite3 *db, const struct rule *r)
 		sqlite3_stmt *st;
 
 		snprintf(need, sizeof(need), "%.*s", (int)(e - p), p);
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(need, "|"),
+			 need);
 		/* record why, then drop */
 		st = db_query(db, "SELECT t.bundle_id, coalesce(s.status, "
 			      "'missing'), coalesce(s.reason, '') FROM todo_rule t "
 			      "LEFT JOIN sources s ON s.bundle_id = t.bundle_id AND "
-			      "s.name = ? WHERE s.status IS NULL OR s.status NOT IN "
-			      "('ok', 'partial')", "s", need);
+			      "s.name = ?2 WHERE NOT EXISTS (SELECT 1 FROM sources o "
+			      "WHERE o.bundle_id = t.bundle_id AND instr('|' || ?1 "
+			      "|| '|', '|' || o.name || '|') AND o.status IN ('ok', "
+			      "'partial'))", "ss", need, first);
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			char why[1024];
 
-			snprintf(why, sizeof(why), "source %s %s%s%s", need,
+			snprintf(why, sizeof(why), "source %s %s%s%s", first,
 				 (const char *)sqlite3_column_text(st, 1),
 				 *sqlite3_column_text(st, 2) ? ": " : "",
 				 (const char *)sqlite3_column_text(st, 2));
@@ -196,10 +203,10 @@ static int select_bundles(sqlite3 *db, const struct rule *r)
 				(int64_t)sqlite3_column_int64(st, 0), r->id, why);
 		}
 		db_done(st);
-		db_exec(db, "DELETE FROM todo_rule WHERE bundle_id IN (SELECT "
-			"t.bundle_id FROM todo_rule t LEFT JOIN sources s ON "
-			"s.bundle_id = t.bundle_id AND s.name = ? WHERE s.status "
-			"IS NULL OR s.status NOT IN ('ok', 'partial'))", "s", need);
+		db_exec(db, "DELETE FROM todo_rule WHERE NOT EXISTS (SELECT 1 "
+			"FROM sources o WHERE o.bundle_id = todo_rule.bundle_id "
+			"AND instr('|' || ? || '|', '|' || o.name || '|') AND "
+			"o.status IN ('ok', 'partial'))", "s", need);
 		p = *e ? e + 1 : e;
 	}
 	return 0;

@@ -132,9 +132,18 @@ has "fabric: XMIT_DISCARDS on a leaf port" f.rdma.tar.zst "XMIT_DISCARDS warning
 has "fabric: XMIT_WAIT_HIGH on a leaf port" f.rdma.tar.zst "XMIT_WAIT_HIGH warning MF0;leaf2:MQM9700/U1 port 3"
 has "fabric: LINK_DEGRADED on a leaf-spine cable, named by both ends" f.rdma.tar.zst \
 	"LINK_DEGRADED critical MF0;leaf3:MQM9700/U1 port 5 <-> MF0;spine2:MQM9700/U1 port 3"
-check_eq "fabric: an HCA port's own counters are not a switch finding" \
-	"$(rows f.rdma.tar.zst | grep -c node001 || true)" 0
-check_eq "fabric: nothing else fires" "$(rows f.rdma.tar.zst | wc -l | tr -d ' ')" 4
+has "fabric: another node's HCA port, named by the scan" f.rdma.tar.zst \
+	"SYMBOL_ERRORS warning node001 mlx5_0 port 1"
+check_eq "fabric: nothing else fires" "$(rows f.rdma.tar.zst | wc -l | tr -d ' ')" 5
+# the bundle's own HCA port in the scan: its sysfs counters (0) are the
+# same PMA counters, and the sysfs query has it; no second finding
+cp -a f o
+setjson o/rdma-collect/fabric/fabric.json '
+node = [x for x in d["nodes"] if x["desc"] == "node001 mlx5_0"][0]
+node["guid"] = "0x9c63c00300e17a00"'
+mad_bundle o o.rdma.tar.zst
+check_eq "fabric: the bundle's own HCA port is left to its sysfs counters" \
+	"$(rows o.rdma.tar.zst | grep -c node001 || true)" 0
 
 # --- one port in both the mad documents and the fabric scan: once ---
 cp -a g b
