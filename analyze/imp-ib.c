@@ -1621,6 +1621,22 @@ static const char *const pc_names[] = {
 	"PortMulticastXmitPkts", "PortMulticastRcvPkts",
 };
 
+/* the sysfs file of each PortCounters field (drivers/infiniband/core/
+ * sysfs.c): the same PMA counters, which is where a bundle has a local
+ * port's counters and the rules read them */
+static const char *const pc_sysfs[ARRAY_SIZE(pc_names)] = {
+	[2] = "symbol_error", "link_error_recovery", "link_downed",
+	"port_rcv_errors", "port_rcv_remote_physical_errors",
+	"port_rcv_switch_relay_errors", "port_xmit_discards",
+	"port_xmit_constraint_errors", "port_rcv_constraint_errors",
+	[12] = "local_link_integrity_errors",
+	"excessive_buffer_overrun_errors", [15] = "VL15_dropped",
+	"port_xmit_data", "port_rcv_data", "port_xmit_packets",
+	"port_rcv_packets", "port_xmit_wait", "unicast_xmit_packets",
+	"unicast_rcv_packets", "multicast_xmit_packets",
+	"multicast_rcv_packets",
+};
+
 /* "# Port counters: Lid 17 port 1 (CapMask: 0x1600)" and -x's */
 static int pq_header(const char *s, int *ext, unsigned *lid, unsigned *port,
 		     long long *cap, long long *cap2)
@@ -1649,6 +1665,30 @@ static int pq_header(const char *s, int *ext, unsigned *lid, unsigned *port,
 	return 0;
 }
 
+/* a local port's counters also as its sysfs counters/ files, when the
+ * LID perfquery printed is that port's (not a remote port's counters
+ * attached to the first local port) */
+static int pq_sysfs(struct imp *im, const char *origin, const char *dev,
+		    unsigned port, unsigned lid,
+		    const unsigned long long val[], const signed char got[])
+{
+	char p[256], v[32];
+	size_t i;
+
+	snprintf(p, sizeof(p), SYS_IB "/%s/ports/%u/lid", dev, port);
+	if (!sys_line(im, p, v, sizeof(v)) || strtoul(v, NULL, 0) != lid)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(pc_names); i++) {
+		if (!pc_sysfs[i] || got[i] < 0)
+			continue;
+		snprintf(p, sizeof(p), SYS_IB "/%s/ports/%u/counters/%s", dev,
+			 port, pc_sysfs[i]);
+		if (imp_putf(im, origin, p, "%llu\n", val[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int parse_perfquery(struct imp *im, const char *text, size_t len,
 			   const char *origin, const char *arg)
 {
@@ -1660,8 +1700,11 @@ static int parse_perfquery(struct imp *im, const char *text, size_t len,
 	struct buf f = BUF_INIT;
 	struct json j;
 	int ext = 0, blocks = 0, rc = 1, in = 0;
+	unsigned long long val[ARRAY_SIZE(pc_names)];
+	signed char got[ARRAY_SIZE(pc_names)];	/* -1 none, 0 basic, 1 ext */
 	size_t i;
 
+	memset(got, -1, sizeof(got));
 	json_init(&j, &f, 0);
 	json_obj_open(&j, NULL);
 	json_obj_open(&j, "local");
@@ -1708,6 +1751,11 @@ static int parse_perfquery(struct imp *im, const char *text, size_t len,
 		if (i == ARRAY_SIZE(pc_names) || num(d, 0, UINT64_MAX, &v))
 			continue;
 		json_uint(&j, name, v);
+		/* the 64-bit data and packet counters win, as in sysfs */
+		if (got[i] <= ext) {
+			val[i] = v;
+			got[i] = (signed char)ext;
+		}
 	}
 	if (in)
 		json_obj_close(&j);
@@ -1723,6 +1771,8 @@ static int parse_perfquery(struct imp *im, const char *text, size_t len,
 			imp_note(im, "%s: port %u printed, %s port %u named", origin,
 				 port, dev, tport);
 		rc = mad_put(im, origin, dev, tport, &f);
+		if (!rc && port == tport)
+			rc = pq_sysfs(im, origin, dev, port, lid, val, got);
 	} else if (blocks) {
 		rc = 0;
 	}
