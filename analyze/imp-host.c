@@ -21,6 +21,7 @@
  *   meminfo, proc_meminfo        (sos copies proc/meminfo: raw)
  *   cmdline, proc_cmdline        (sos copies proc/cmdline: raw)
  *   limits.conf                  (sos copies etc/security/: raw)
+ *   nccl.conf                    (NAME=value lines: etc/nccl.conf, raw)
  *   mlxlink_-d_DEV[_-m_-e_-c]                                         mlxlink ...
  *   nccl*, *nccl, ib_*, raw_ethernet_*, perftest*, *perftest, *_bw,
  *   *_lat, *_perf, *_perf_*: an NCCL log or a perftest output, told by
@@ -737,6 +738,34 @@ static int is_nccl(const char *text, size_t len)
 	return yes;
 }
 
+/* /etc/nccl.conf as cat prints it: NAME=value lines and comments */
+static int nccl_conf(struct imp *im, const char *text, size_t len,
+		     const char *origin, const char *arg)
+{
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	int bad = 0, any = 0;
+
+	(void)arg;
+	if (!l)
+		return -1;
+	ih_lines_init(&it, text, len);
+	while (ih_next(&it, l) && !bad) {
+		const char *s = ih_skip(l->s);
+		size_t k = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
+				  "opqrstuvwxyz0123456789_");
+
+		if (!*s || *s == '#')
+			continue;
+		bad = !k || s[k] != '=';
+		any = 1;
+	}
+	free(l);
+	if (bad || !any || memchr(text, 0, len))
+		return 1;
+	return imp_put(im, "etc/nccl.conf", text, len, origin, IMP_RAW);
+}
+
 static int attachment(struct imp *im, const char *text, size_t len,
 		      const char *origin, const char *arg)
 {
@@ -789,6 +818,7 @@ const struct imp_parser imp_parsers_host[] = {
 	{ "limits.conf", "limits.conf|etc_security_limits.conf", "limits",
 	  limits_conf },
 	{ "mlxlink", "mlxlink_-d_*", "commands", mlxlink },
+	{ "/etc/nccl.conf", "nccl.conf|etc_nccl.conf", "nccl", nccl_conf },
 	{ "NCCL log, perftest output", "nccl*|*nccl|*.nccl|ib_*|"
 	  "raw_ethernet_*|perftest*|*perftest|*_bw|*_lat|*_perf|*_perf_*",
 	  "attach", attachment },
