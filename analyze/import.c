@@ -873,6 +873,9 @@ static void raw_identity(struct imp *im, const struct imp_input *in)
 	static const char *const unames[] = {
 		"sos_commands/kernel/uname_-a", "uname", "uname -a", "uname_-a",
 	};
+	static const char *const uptimes[] = {
+		"sos_commands/host/uptime", "uptime", "uptime.txt",
+	};
 	char line[512], rel[256];
 	size_t i;
 	struct tm tm;
@@ -895,11 +898,13 @@ static void raw_identity(struct imp *im, const struct imp_input *in)
 			imp_ident(im, "kernel_release", rel);
 	if (first_line(in, "proc/uptime", line, sizeof(line)))
 		imp_ident(im, "uptime_s", strtok(line, " "));
-	if (first_line(in, "sos_commands/host/uptime", line, sizeof(line)) &&
-	    uptime_text(line) >= 0) {
-		snprintf(rel, sizeof(rel), "%.0f", uptime_text(line));
-		imp_ident(im, "uptime_s", rel);
-	}
+	/* what uptime prints, in sos or pasted */
+	for (i = 0; i < ARRAY_SIZE(uptimes); i++)
+		if (first_line(in, uptimes[i], line, sizeof(line)) &&
+		    uptime_text(line) >= 0) {
+			snprintf(rel, sizeof(rel), "%.0f", uptime_text(line));
+			imp_ident(im, "uptime_s", rel);
+		}
 	memset(&tm, 0, sizeof(tm));
 	if (first_line(in, "sos_commands/date/date_--utc", line, sizeof(line)) &&
 	    strptime(line, "%a %b %e %H:%M:%S UTC %Y", &tm)) {
