@@ -167,7 +167,8 @@ double threshold(sqlite3 *db, const char *name)
  * todo_rule; the others get a skipped row naming the source.  A need
  * "sysfs|fabric" is met by any one of them (a port's counters from sysfs,
  * or the same counters of every port from a fabric scan); the first
- * names the reason. */
+ * names the reason.  Then an import without the evidence a rule reads is
+ * skipped too (rules-import.c). */
 static int select_bundles(sqlite3 *db, const struct rule *r)
 {
 	char need[128], first[64];
@@ -209,7 +210,7 @@ static int select_bundles(sqlite3 *db, const struct rule *r)
 			"o.status IN ('ok', 'partial'))", "s", need);
 		p = *e ? e + 1 : e;
 	}
-	return 0;
+	return rules_import_skip(db, r);
 }
 
 static int run_sql(struct rctx *rc)

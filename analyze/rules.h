@@ -69,6 +69,9 @@ extern const struct threshold thresholds[];
 int thresholds_load(sqlite3 *db, const char *file);
 double threshold(sqlite3 *db, const char *name);
 
+/* rules-import.c: drop from todo_rule the imports without the evidence
+ * rule r reads, each with a skipped row saying what would carry it */
+int rules_import_skip(sqlite3 *db, const struct rule *r);
 /* diagnose bundles (ids); replaces their earlier findings */
 int rules_run(sqlite3 *db, const int64_t *ids, size_t n);
 

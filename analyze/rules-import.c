@@ -1,0 +1,96 @@
+/* rules-import: the checks an import cannot run for want of evidence.
+ *
+ * A rule's needs are sources, and an import marks a source "ok" as soon as
+ * one of its inputs fed it: ibstat alone makes "sysfs" ok, yet no port
+ * counter came with it.  On a bundle an empty table is a fact (the
+ * collector read every counter and found none); on an import it is only
+ * what nobody pasted.  So for an import, a rule whose evidence tables hold
+ * nothing for it is skipped, naming what would carry that evidence,
+ * instead of passing in silence. */
+#include <string.h>
+
+#include "db.h"
+#include "rules.h"
+#include "util.h"
+
+struct imp_need {
+	const char *rules;	/* the rule ids, space-separated */
+	const char *skip;	/* SQL: their skipped rows (?1 rule, ?2, ?3) */
+	const char *drop;	/* SQL: out of todo_rule */
+	const char *what;	/* ?2: "no <what> in this sos report" */
+	const char *from;	/* ?3: the inputs that would carry it */
+};
+
+/* the statements whole at compile time: the database layer caches them
+ * by address.  have: SQL giving the bundle ids that hold the evidence */
+#define NEED(rules, have, what, from) { rules,				\
+	"INSERT OR IGNORE INTO skipped (bundle_id, rule, reason) SELECT "	\
+	"t.bundle_id, ?1, 'no ' || ?2 || ' in this ' || CASE i.kind WHEN "	\
+	"'sos' THEN 'sos report' WHEN 'ibdiagnet' THEN 'ibdiagnet output' "	\
+	"WHEN 'outputs' THEN 'folder of command outputs' ELSE i.kind END "	\
+	"|| ' (' || ?3 || ')' FROM todo_rule t JOIN imports i ON "		\
+	"i.bundle_id = t.bundle_id WHERE t.bundle_id NOT IN (" have ")",	\
+	"DELETE FROM todo_rule WHERE bundle_id IN (SELECT bundle_id FROM "	\
+	"imports) AND bundle_id NOT IN (" have ")", what, from }
+
+#define PORT_COUNTERS "SELECT bundle_id FROM counters WHERE kind = 'pma' " \
+	"UNION SELECT bundle_id FROM mad_counters WHERE side = 'peer' "    \
+	"UNION SELECT bundle_id FROM fabric_counters"
+
+static const struct imp_need needs[] = {
+	NEED("SYMBOL_ERRORS PORT_RCV_ERRORS XMIT_DISCARDS XMIT_WAIT_HIGH",
+	     PORT_COUNTERS, "port counters",
+	     "perfquery, ibdiagnet's PM_INFO or copies of "
+	     "sys/class/infiniband/*/ports/*/counters carry them"),
+	NEED("LINK_FLAPPING",
+	     PORT_COUNTERS " UNION SELECT bundle_id FROM klog",
+	     "kernel log and no port counters", "dmesg, perfquery"),
+	NEED("CNP_HEAVY DROPS_IN_FLIGHT",
+	     "SELECT bundle_id FROM counters WHERE kind = 'hw' UNION SELECT "
+	     "bundle_id FROM netdev_stats WHERE lower(name) GLOB '[rt]x_*cnp*'",
+	     "RDMA hw_counters", "copies of sys/class/infiniband/*/ports/*/"
+	     "hw_counters carry them"),
+	NEED("CNP_HEAVY PAUSE_HEAVY",
+	     "SELECT id FROM bundles WHERE uptime_s > 0 OR sample_s > 0",
+	     "uptime to measure the counters against", "uptime, /proc/uptime"),
+	NEED("IOMMU_TRANSLATING",
+	     "SELECT bundle_id FROM iommu_groups UNION SELECT bundle_id FROM "
+	     "facts WHERE key = 'iommu_units'",
+	     "IOMMU state", "copies of sys/class/iommu and "
+	     "sys/kernel/iommu_groups/*/type carry it"),
+	NEED("SM_NOT_MASTER", "SELECT bundle_id FROM mad_sminfo", "SMInfo",
+	     "sminfo"),
+	NEED("NCCL_IB_HCA_MISMATCH NCCL_GID_INDEX_BAD",
+	     "SELECT bundle_id FROM environment", "NCCL settings",
+	     "nccl.conf"),
+	/* only the collector knows where it ran */
+	NEED("CONTAINER_NO_RDMA", "SELECT bundle_id FROM imports WHERE 0",
+	     "container facts", "rdma-collect records them"),
+};
+
+/* is id a word of list? */
+static int listed(const char *list, const char *id)
+{
+	size_t n = strlen(id);
+	const char *s = list;
+
+	while ((s = strstr(s, id))) {
+		if ((s == list || s[-1] == ' ') && (!s[n] || s[n] == ' '))
+			return 1;
+		s += n;
+	}
+	return 0;
+}
+
+int rules_import_skip(sqlite3 *db, const struct rule *r)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(needs); i++)
+		if (listed(needs[i].rules, r->id) &&
+		    (db_exec(db, needs[i].skip, "sss", r->id, needs[i].what,
+			     needs[i].from) < 0 ||
+		     db_exec(db, needs[i].drop, "") < 0))
+			return -1;
+	return 0;
+}
