@@ -149,8 +149,11 @@ static int degraded(const struct end *a, const struct end *z,
 	int wbest, wact, sbest, sact, wa, wz, sa, sz;
 	int64_t xa, xz, xsa, xsz;
 
+	/* an active extended speed may come alone (ibdiagnet's PORTS
+	 * table, iblinkinfo): LinkSpeedActive is then not needed */
 	if (a->state != 4 || z->state != 4 || a->w_en < 0 || a->w_sup < 0 ||
-	    z->w_en < 0 || z->w_sup < 0 || a->w_act <= 0 || a->s_act <= 0)
+	    z->w_en < 0 || z->w_sup < 0 || a->w_act <= 0 ||
+	    (a->s_act <= 0 && a->x_act <= 0))
 		return 0;
 	wbest = widest(a->w_en & a->w_sup & z->w_en & z->w_sup);
 	wact = width_lanes(a->w_act);
