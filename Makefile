@@ -7,6 +7,7 @@
 #   make bench        speed, memory and size figures (tests/bench.sh,
 #                     tests/bench-fabric.sh, tests/bench-pairs.sh,
 #                     tests/bench-analyze.sh, tests/bench-html.sh)
+#   make fuzz         libFuzzer targets, FUZZ_SECONDS=N each (tests/fuzz/)
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make V=1          show the commands
 
