@@ -76,3 +76,12 @@ $EVAL --fabrics 32x2 --engines ftree --cases 6 --seed 3 --json b.json >/dev/null
 check "the same seed gives the same cases and answers" cmp a.json b.json
 $EVAL --fabrics 32x2 --engines ftree --cases 6 --seed 4 --json c.json >/dev/null 2>&1
 check "another seed gives other cases" sh -c '! cmp -s a.json c.json'
+
+# --rows runs the same cases as the whole table, only fewer
+$EVAL $FABRICS --cases 54 --seed 7 --methods best,tomography,ref-floor \
+	--rows '^2 20% 1% ' --json rows.json >/dev/null 2>&1
+check_eq "--rows: the cases of the row it names, as the whole table has them" \
+	"$(python3 -c 'import json, sys
+a = {e["case"]: e for e in json.load(open(sys.argv[1]))}
+b = json.load(open(sys.argv[2]))
+print(len(b), all(a[e["case"]] == e for e in b))' log.json rows.json)" "2 True"

@@ -24,6 +24,7 @@ import shutil
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import eval as ev  # noqa: E402
 
