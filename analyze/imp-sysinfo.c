@@ -520,7 +520,7 @@ static int place(struct imp *im, const char *path, const char *origin,
 	static const char *const classes[] = {
 		"infiniband", "infiniband_verbs", "infiniband_mad",
 	};
-	const char *fs, *fe, *s, *d, *de;
+	const char *fs = NULL, *fe = NULL, *s, *d, *de;
 	char link[128], target[700], bdf[16];
 	size_t pl, i, cl;
 
