@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "imp-host.h"
+#include "pciids.h"
 #include "pcicfg.h"
 #include "util.h"
 
@@ -136,60 +137,6 @@ static const struct {
 	{ "LnkCtl2:", R_LNKCTL2 }, { "LnkSta2:", R_LNKSTA2 },
 	{ "ACSCap:", R_ACSCAP }, { "ACSCtl:", R_ACSCTL },
 	{ "Control:", R_CONTROL },
-};
-
-/* pci.ids names (2025.06.21) of the vendors and devices the project
- * meets, for lspci output without -n; others need -nn */
-static const struct {
-	unsigned id;
-	const char *name;
-} vendors[] = {
-	{ 0x15b3, "Mellanox Technologies" },
-	{ 0x10de, "NVIDIA Corporation" },
-	{ 0x8086, "Intel Corporation" },
-	{ 0x1000, "Broadcom / LSI" },
-	{ 0x10b5, "PLX Technology, Inc." },
-	{ 0x1022, "Advanced Micro Devices, Inc. [AMD]" },
-	{ 0x1af4, "Red Hat, Inc." },
-};
-
-static const struct {
-	unsigned vendor, device;
-	const char *name;
-} devices[] = {
-	{ 0x15b3, 0x1011, "MT27600 [Connect-IB]" },
-	{ 0x15b3, 0x1013, "MT27700 Family [ConnectX-4]" },
-	{ 0x15b3, 0x1014, "MT27700 Family [ConnectX-4 Virtual Function]" },
-	{ 0x15b3, 0x1015, "MT27710 Family [ConnectX-4 Lx]" },
-	{ 0x15b3, 0x1016, "MT27710 Family [ConnectX-4 Lx Virtual Function]" },
-	{ 0x15b3, 0x1017, "MT27800 Family [ConnectX-5]" },
-	{ 0x15b3, 0x1018, "MT27800 Family [ConnectX-5 Virtual Function]" },
-	{ 0x15b3, 0x1019, "MT28800 Family [ConnectX-5 Ex]" },
-	{ 0x15b3, 0x101a, "MT28800 Family [ConnectX-5 Ex Virtual Function]" },
-	{ 0x15b3, 0x101b, "MT28908 Family [ConnectX-6]" },
-	{ 0x15b3, 0x101c, "MT28908 Family [ConnectX-6 Virtual Function]" },
-	{ 0x15b3, 0x101d, "MT2892 Family [ConnectX-6 Dx]" },
-	{ 0x15b3, 0x101e, "ConnectX Family mlx5Gen Virtual Function" },
-	{ 0x15b3, 0x101f, "MT2894 Family [ConnectX-6 Lx]" },
-	{ 0x15b3, 0x1021, "MT2910 Family [ConnectX-7]" },
-	{ 0x15b3, 0x1023, "CX8 Family [ConnectX-8]" },
-	{ 0x15b3, 0x1025, "CX9 Family [ConnectX-9]" },
-	{ 0x15b3, 0x1027, "CX10 Family [ConnectX-10]" },
-	{ 0x15b3, 0xa2d6, "MT42822 BlueField-2 integrated ConnectX-6 Dx network controller" },
-	{ 0x15b3, 0xa2dc, "MT43244 BlueField-3 integrated ConnectX-7 network controller" },
-};
-
-static const struct {
-	unsigned cls;
-	const char *name;
-} classes[] = {
-	{ 0x0200, "Ethernet controller" },
-	{ 0x0207, "Infiniband controller" },
-	{ 0x0280, "Network controller" },
-	{ 0x0300, "VGA compatible controller" },
-	{ 0x0302, "3D controller" },
-	{ 0x0600, "Host bridge" },
-	{ 0x0604, "PCI bridge" },
 };
 
 static const struct {
@@ -314,7 +261,8 @@ static int device_line(const char *rest, struct fn *f)
 {
 	char cls[128], ven[512];
 	const char *colon = strstr(rest, ": "), *p;
-	size_t n, i;
+	size_t n;
+	unsigned u;
 	long a, b;
 
 	if (!colon || (size_t)(colon - rest) >= sizeof(cls) ||
@@ -332,10 +280,8 @@ static int device_line(const char *rest, struct fn *f)
 	} else if (starts_with(cls, "Class ") &&
 		   !hexval(cls + 6, strlen(cls + 6), 0xffff, &a)) {
 		f->cls = a;
-	} else {
-		for (i = 0; i < ARRAY_SIZE(classes); i++)
-			if (!strcmp(cls, classes[i].name))
-				f->cls = classes[i].cls;
+	} else if (!pci_class_by_name(cls, &u)) {
+		f->cls = (int)u;
 	}
 	/* trailing "(prog-if 00 [Normal decode])", then "(rev 04)" */
 	if ((p = strstr(ven, " (prog-if ")) && !hexval(p + 10, 2, 0xff, &a)) {
@@ -366,20 +312,15 @@ static int device_line(const char *rest, struct fn *f)
 		f->device = b;
 		return 0;
 	}
-	for (i = 0; i < ARRAY_SIZE(vendors); i++) {
-		size_t vl = strlen(vendors[i].name);
-
-		if (strncmp(ven, vendors[i].name, vl) || ven[vl] != ' ')
-			continue;
-		f->vendor = vendors[i].id;
-		p = ven + vl + 1;
+	/* names without -n: the ones pciids.c knows */
+	if ((n = pci_vendor_by_name(ven, &u))) {
+		f->vendor = (int)u;
+		p = ven + n + 1;
 		if (starts_with(p, "Device ") && strlen(p) == 11 &&
 		    !hexval(p + 7, 4, 0xffff, &a))
 			f->device = a;
-		for (n = 0; n < ARRAY_SIZE(devices); n++)
-			if (devices[n].vendor == vendors[i].id &&
-			    !strcmp(p, devices[n].name))
-				f->device = devices[n].device;
+		else if (!pci_device_by_name(u, p, &u))
+			f->device = (int)u;
 	}
 	return 0;
 }

@@ -14,62 +14,13 @@
 
 #include "log.h"
 #include "pcicfg.h"
+#include "pciids.h"
 #include "util.h"
 #include "view.h"
 
 int view_lspci(const struct bundle_r *b, int argc, char **argv, FILE *out);
 
 #define FLAG(x, y) (((x) & (y)) ? '+' : '-')
-
-static const struct {
-	unsigned vendor;
-	const char *name;
-} vendors[] = {
-	{ 0x15b3, "Mellanox Technologies" },
-	{ 0x10de, "NVIDIA Corporation" },
-	{ 0x8086, "Intel Corporation" },
-	{ 0x1000, "Broadcom / LSI" },
-	{ 0x1af4, "Red Hat, Inc." },
-};
-
-/* pci.ids (2025.06.21) names, refdata 04 D */
-static const struct {
-	unsigned vendor, device;
-	const char *name;
-} devices[] = {
-	{ 0x15b3, 0x1011, "MT27600 [Connect-IB]" },
-	{ 0x15b3, 0x1013, "MT27700 Family [ConnectX-4]" },
-	{ 0x15b3, 0x1014, "MT27700 Family [ConnectX-4 Virtual Function]" },
-	{ 0x15b3, 0x1015, "MT27710 Family [ConnectX-4 Lx]" },
-	{ 0x15b3, 0x1016, "MT27710 Family [ConnectX-4 Lx Virtual Function]" },
-	{ 0x15b3, 0x1017, "MT27800 Family [ConnectX-5]" },
-	{ 0x15b3, 0x1018, "MT27800 Family [ConnectX-5 Virtual Function]" },
-	{ 0x15b3, 0x1019, "MT28800 Family [ConnectX-5 Ex]" },
-	{ 0x15b3, 0x101a, "MT28800 Family [ConnectX-5 Ex Virtual Function]" },
-	{ 0x15b3, 0x101b, "MT28908 Family [ConnectX-6]" },
-	{ 0x15b3, 0x101c, "MT28908 Family [ConnectX-6 Virtual Function]" },
-	{ 0x15b3, 0x101d, "MT2892 Family [ConnectX-6 Dx]" },
-	{ 0x15b3, 0x101e, "ConnectX Family mlx5Gen Virtual Function" },
-	{ 0x15b3, 0x101f, "MT2894 Family [ConnectX-6 Lx]" },
-	{ 0x15b3, 0x1021, "MT2910 Family [ConnectX-7]" },
-	{ 0x15b3, 0x1023, "CX8 Family [ConnectX-8]" },
-	{ 0x15b3, 0x1025, "CX9 Family [ConnectX-9]" },
-	{ 0x15b3, 0x1027, "CX10 Family [ConnectX-10]" },
-	{ 0x15b3, 0xa2d6, "MT42822 BlueField-2 integrated ConnectX-6 Dx network controller" },
-	{ 0x15b3, 0xa2dc, "MT43244 BlueField-3 integrated ConnectX-7 network controller" },
-};
-
-static const struct {
-	unsigned cls;
-	const char *name;
-} classes[] = {
-	{ 0x0200, "Ethernet controller" },
-	{ 0x0207, "Infiniband controller" },
-	{ 0x0280, "Network controller" },
-	{ 0x0300, "VGA compatible controller" },
-	{ 0x0302, "3D controller" },
-	{ 0x0604, "PCI bridge" },
-};
 
 static const char *aspm_support(unsigned code)
 {
@@ -218,7 +169,7 @@ static void function(const struct bundle_r *b, const char *bdf, int domain,
 	const char *cfg, *vn = NULL, *dn = NULL, *cn = NULL, *drv;
 	long vendor, device, cls, rev;
 	struct pcicfg c;
-	size_t len = 0, i;
+	size_t len = 0;
 	unsigned dev = 0, fn = 0;
 
 	snprintf(p, sizeof(p), "sys/bus/pci/devices/%s", bdf);
@@ -235,16 +186,13 @@ static void function(const struct bundle_r *b, const char *bdf, int domain,
 		vendor = c.vendor;
 		device = c.device;
 	}
-	for (i = 0; i < ARRAY_SIZE(vendors); i++)
-		if ((long)vendors[i].vendor == vendor)
-			vn = vendors[i].name;
-	for (i = 0; i < ARRAY_SIZE(devices); i++)
-		if ((long)devices[i].vendor == vendor &&
-		    (long)devices[i].device == device)
-			dn = devices[i].name;
-	for (i = 0; i < ARRAY_SIZE(classes); i++)
-		if (cls >= 0 && (long)classes[i].cls == cls >> 8)
-			cn = classes[i].name;
+	if (vendor >= 0) {
+		vn = pci_vendor_name((unsigned)vendor);
+		dn = device >= 0 ? pci_device_name((unsigned)vendor,
+						   (unsigned)device) : NULL;
+	}
+	if (cls >= 0)
+		cn = pci_class_name((unsigned)cls >> 8);
 	sscanf(bdf + 8, "%2x.%1x", &dev, &fn);
 	fputs(domain ? bdf : bdf + 5, out);
 	if (cn)
