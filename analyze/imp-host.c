@@ -108,31 +108,6 @@ int ih_has(const char *text, size_t len, const char *needle)
 	return memmem(text, len, needle, strlen(needle)) != NULL;
 }
 
-/* a parsed JSON value written back (numbers keep their text) */
-static void emit(struct json *j, const char *key, const struct jv *v)
-{
-	size_t i;
-
-	switch (v->t) {
-	case J_NULL: json_null(j, key); break;
-	case J_BOOL: json_bool(j, key, v->b); break;
-	case J_NUM: json_raw(j, key, v->s); break;
-	case J_STR: json_strn(j, key, v->s, v->n); break;
-	case J_ARR:
-		json_arr_open(j, key);
-		for (i = 0; i < v->n; i++)
-			emit(j, NULL, &v->v[i]);
-		json_arr_close(j);
-		break;
-	case J_OBJ:
-		json_obj_open(j, key);
-		for (i = 0; i < v->n; i++)
-			emit(j, v->k[i], &v->v[i]);
-		json_obj_close(j);
-		break;
-	}
-}
-
 int ih_json_set(struct imp *im, const char *path, const char *origin,
 		const char *ifname, const char *key, const char *value)
 {
@@ -161,14 +136,14 @@ int ih_json_set(struct imp *im, const char *path, const char *origin,
 	}
 	for (i = 0; old && i < old->n; i++) {
 		if (!strcmp(old->k[i], key)) {
-			emit(&j, key, val);
+			json_jv(&j, key, val);
 			done = 1;
 		} else {
-			emit(&j, old->k[i], &old->v[i]);
+			json_jv(&j, old->k[i], &old->v[i]);
 		}
 	}
 	if (!done)
-		emit(&j, key, val);
+		json_jv(&j, key, val);
 	json_obj_close(&j);
 	json_end(&j);
 	if (!b.truncated)

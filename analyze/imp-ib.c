@@ -221,30 +221,6 @@ static int put_str(struct imp *im, const char *origin, const char *path,
 
 /* --- JSON documents merged with what an earlier file wrote --- */
 
-static void emit(struct json *j, const char *key, const struct jv *v)
-{
-	size_t i;
-
-	switch (v->t) {
-	case J_NULL: json_null(j, key); break;
-	case J_BOOL: json_bool(j, key, v->b); break;
-	case J_NUM: json_raw(j, key, v->s); break;
-	case J_STR: json_strn(j, key, v->s, v->n); break;
-	case J_ARR:
-		json_arr_open(j, key);
-		for (i = 0; i < v->n; i++)
-			emit(j, NULL, &v->v[i]);
-		json_arr_close(j);
-		break;
-	case J_OBJ:
-		json_obj_open(j, key);
-		for (i = 0; i < v->n; i++)
-			emit(j, v->k[i], &v->v[i]);
-		json_obj_close(j);
-		break;
-	}
-}
-
 /* objects member by member (the newer value wins), anything else whole */
 static void merge(struct json *j, const char *key, const struct jv *old,
 		  const struct jv *new)
@@ -252,7 +228,7 @@ static void merge(struct json *j, const char *key, const struct jv *old,
 	size_t i;
 
 	if (!old || old->t != J_OBJ || new->t != J_OBJ) {
-		emit(j, key, new);
+		json_jv(j, key, new);
 		return;
 	}
 	json_obj_open(j, key);
@@ -262,11 +238,11 @@ static void merge(struct json *j, const char *key, const struct jv *old,
 		if (n)
 			merge(j, old->k[i], &old->v[i], n);
 		else
-			emit(j, old->k[i], &old->v[i]);
+			json_jv(j, old->k[i], &old->v[i]);
 	}
 	for (i = 0; i < new->n; i++)
 		if (!jget(old, new->k[i]))
-			emit(j, new->k[i], &new->v[i]);
+			json_jv(j, new->k[i], &new->v[i]);
 	json_obj_close(j);
 }
 
@@ -305,7 +281,7 @@ static int mad_put(struct imp *im, const char *origin, const char *ibdev,
 	}
 	for (i = 0; i < new->n; i++)
 		if (!jget(old, new->k[i]))
-			emit(&j, new->k[i], &new->v[i]);
+			json_jv(&j, new->k[i], &new->v[i]);
 	json_obj_close(&j);
 	json_end(&j);
 	rc = imp_put(im, path, out.buf, out.len, origin, IMP_DERIVED);
@@ -1511,7 +1487,7 @@ static int parse_ls_infiniband(struct imp *im, const char *text, size_t len,
 					json_end(&tj);
 					v = jparse(tb.buf, tb.len, NULL, 0);
 					if (v)
-						emit(&j, dotdot ? "dotdot" : "dot", v);
+						json_jv(&j, dotdot ? "dotdot" : "dot", v);
 					jfree(v);
 				}
 				buf_release(&tb);
@@ -1538,7 +1514,7 @@ static int parse_ls_infiniband(struct imp *im, const char *text, size_t len,
 			json_obj_open(&j, NULL);
 			for (m = 0; m < e->n; m++)
 				if (dated || strcmp(e->k[m], "mtime"))
-					emit(&j, e->k[m], &e->v[m]);
+					json_jv(&j, e->k[m], &e->v[m]);
 			json_obj_close(&j);
 		}
 		json_arr_close(&j);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "jsonp.h"
 #include "log.h"
 
 void json_init(struct json *j, struct buf *out, int pretty)
@@ -184,4 +185,28 @@ void json_raw(struct json *j, const char *key, const char *num)
 void json_end(struct json *j)
 {
 	buf_addch(j->out, '\n');
+}
+
+void json_jv(struct json *j, const char *key, const struct jv *v)
+{
+	size_t i;
+
+	switch (v->t) {
+	case J_NULL: json_null(j, key); break;
+	case J_BOOL: json_bool(j, key, v->b); break;
+	case J_NUM: json_raw(j, key, v->s); break;
+	case J_STR: json_strn(j, key, v->s, v->n); break;
+	case J_ARR:
+		json_arr_open(j, key);
+		for (i = 0; i < v->n; i++)
+			json_jv(j, NULL, &v->v[i]);
+		json_arr_close(j);
+		break;
+	case J_OBJ:
+		json_obj_open(j, key);
+		for (i = 0; i < v->n; i++)
+			json_jv(j, v->k[i], &v->v[i]);
+		json_obj_close(j);
+		break;
+	}
 }

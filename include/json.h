@@ -38,6 +38,9 @@ void json_null(struct json *j, const char *key);
 void json_raw(struct json *j, const char *key, const char *num);
 /* finish: a newline after the top-level value */
 void json_end(struct json *j);
+/* a parsed value (jsonp.h) written back, numbers with their own text */
+struct jv;
+void json_jv(struct json *j, const char *key, const struct jv *v);
 /* append s (n bytes) as a quoted, escaped JSON string */
 void json_quote(struct buf *out, const char *s, size_t n);
 /* length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid
