@@ -11,6 +11,11 @@
 # integer on both sides): its values move between the collector's read
 # and ethtool's, the only values of the comparison that do.
 #
+# The read-only proof on the real stack: one more collection of the single
+# guest runs under strace, and its trace passes tests/tools/readonly-check.py
+# (as the fixture and live traces do in tests/cli/readonly.sh); a shell
+# traced beside it that breaks each rule is caught.
+#
 # make check-vm runs only this test; RDMA_VM_CACHE (default
 # ~/.cache/rdma-collect-vm) keeps the kernel and the initramfs, VM_KEEP
 # (default $BUILD/vm) the consoles, the guests' outputs and the bundles.
@@ -138,6 +143,66 @@ MODULE_MISSING rdma_ucm critical"
 same "modules: lsmod view = tool after rmmod" "$S/modules/lsmod.txt" \
 	"$("$RA" show "$(bundle modules)" lsmod >"$W/lsmod-modules.view" 2>&1;
 	echo "$W/lsmod-modules.view")"
+
+# --- single node: the read-only proof on the real stack -------------------
+
+# rdma-collect ran under strace in the guest (tests/vm/init readonly_case):
+# its trace is checked here as tests/cli/readonly.sh checks the fixture
+# and live ones, with the guest's paths taken as written (--foreign); the
+# allowlist is src-commands.c's table, of which the guest has only rdma
+R=$S/readonly
+ALLOW="ofed_info mst ibdev2netdev rdma lldpcli nvidia-smi mlxlink mlxconfig mlxfwmanager"
+rocheck() {	# TRACE: readonly-check.py over a guest trace
+	python3 "$TOP/tests/tools/readonly-check.py" --foreign \
+		--command-path /usr/sbin:/usr/bin:/sbin:/bin:/opt/mellanox/bin:/usr/local/bin \
+		--allow "$ALLOW" "$1" /out/readonly/out /usr/sbin/rdma-collect
+}
+check_eq "readonly: rdma-collect exits 0 under strace in the guest" \
+	"$(cat "$R/collect.rc" 2>/dev/null)" 0
+check_eq "readonly: no sanitizer or error output" \
+	"$(cat "$R/collect.err" 2>/dev/null)" ""
+check "readonly: a bundle" sh -c "ls '$R'/out/*.rdma.tar.zst"
+if rocheck "$R/trace" >"$W/readonly.verify"; then
+	ok "readonly: only reads on rxe0: $(head -1 "$W/readonly.verify"), $(cat "$R/wall") s"
+else
+	fail "readonly: the trace shows a write, a module call or a forbidden open"
+	sed 's/^/#   /' "$W/readonly.verify" | head -16
+fi
+check "readonly: the allowlisted rdma ran (its execve is in the trace)" \
+	grep -q '^[0-9]* processes, .* execve (rdma)$' "$W/readonly.verify"
+# the trace went through the real kernel interfaces, or it proves nothing:
+# every source ran to its end (a source that timed out quarantines rxe0,
+# and verbs is never read), rxe0's sysfs, the verbs ioctls on its uverbs
+# node, RDMA netlink
+sources_done() {	# BUNDLE: every source of its manifest ok or absent
+	manifest "$1" | python3 -c '
+import json, sys
+bad = [s["name"] + " " + s["status"] for s in json.load(sys.stdin)["sources"]
+       if s["status"] not in ("ok", "absent")]
+sys.exit("not ok or absent: " + ", ".join(bad) if bad else 0)'
+}
+check "readonly: every source ok or absent" \
+	sources_done "$(ls "$R"/out/*.rdma.tar.zst 2>/dev/null | head -1)"
+for p in '"/sys/devices/virtual/infiniband/rxe0/ports/1/hw_counters/' \
+	 '"/sys/devices/virtual/infiniband/rxe0/ports/1/gids/' \
+	 '"/dev/infiniband/uverbs0", O_RDWR' \
+	 'uverbs0>, RDMA_VERBS_IOCTL, 0x[0-9a-f]+\) = 0' \
+	 'socket\(AF_NETLINK, .*NETLINK_RDMA\)'; do
+	check "readonly: the trace holds $p" grep -qE "$p" -r "$R/trace"
+done
+# the planted run: a shell, traced the same way, that does what the
+# collector must not; each rule catches its part
+rocheck "$R/neg" >"$W/readonly-neg.verify"
+check_eq "readonly: the checker fails the planted run" "$?" 1
+for v in 'open for writing outside the output: .*rxe0/ports/1/state' \
+	 'wrote to /proc/[0-9]+/comm' \
+	 'netlink request that is not a query \(NETLINK_ROUTE\)' \
+	 'socket ioctl that is not a get: .*SIOCSIFFLAGS' \
+	 'opened a forbidden file: .*/resource[0-9]' \
+	 'execve outside the allowlist: /usr/sbin/ip'; do
+	check "readonly: the checker catches: $v" \
+		grep -qE "^VIOLATION $v" "$W/readonly-neg.verify"
+done
 
 # --- the pair: perftest results and counters across the sample ------------
 

@@ -1,9 +1,10 @@
 #!/bin/bash
 # tests/vm/build-guest.sh COLLECTOR CACHE: build (or find in CACHE) the
 # Soft-RoCE guest: Debian's kernel plus an initramfs holding busybox, the
-# rdma-core tools the test compares against, perftest, and COLLECTOR (an
-# rdma-collect binary, any build: its shared libraries come along, the
-# sanitizer runtimes of a `make check` build included).
+# rdma-core tools the test compares against, perftest, strace (the
+# read-only proof) and COLLECTOR (an rdma-collect binary, any build: its
+# shared libraries come along, the sanitizer runtimes of a `make check`
+# build included).
 #
 # Prints two lines: the kernel image and the initramfs.  Nothing is
 # installed on the host: the kernel .deb is downloaded and only what the
@@ -24,13 +25,14 @@ ARCH_LIB=/usr/lib/x86_64-linux-gnu
 # the packages whose files go into the guest (their versions key the cache)
 GUEST_PKGS="busybox-static ibverbs-utils ibverbs-providers libibverbs1
 infiniband-diags libibumad3 libibmad5 libibnetdisc5 iproute2 ethtool
-perftest kmod coreutils libc6"
+perftest kmod coreutils strace libc6"
 
 # the guest's programs: the tools whose output the collector's views are
-# compared with, the fault injectors, and perftest for the pair
+# compared with, the fault injectors, perftest for the pair, and strace
+# for the traced collection
 GUEST_BINS="/usr/bin/ibv_devinfo /usr/sbin/ibstat /usr/bin/rdma /usr/sbin/ip
 /usr/sbin/ethtool /usr/bin/ib_send_bw /usr/bin/ib_write_bw /usr/bin/kmod
-/usr/bin/ls"
+/usr/bin/ls /usr/bin/strace"
 
 # modules the guest loads, resolved with their dependencies
 GUEST_MODS="virtio_pci virtio_net virtio_blk crc32_generic rdma_rxe

@@ -16,7 +16,7 @@
 VM_DIR=$TOP/tests/vm
 VM_CACHE=${RDMA_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdma-collect-vm}
 VM_TOOLS="qemu-system-x86_64 busybox cpio zstd depmod apt-get dpkg-deb
-ibv_devinfo ibstat rdma ethtool ib_send_bw ib_write_bw kmod"
+ibv_devinfo ibstat rdma ethtool ib_send_bw ib_write_bw kmod strace"
 
 vm_have() {
 	local t
