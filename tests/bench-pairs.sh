@@ -26,5 +26,19 @@ if ! "$BUILD/rdma-analyze" pairs --help >/dev/null 2>&1; then
 	echo "bench-pairs: skipped: $BUILD/rdma-analyze has no pairs subcommand"
 	exit 0
 fi
-exec python3 "$TOP/tests/pairs-eval/eval.py" --build "$BUILD" ${PAIRS_JSON:+--json "$PAIRS_JSON"} \
-	--cases "${CASES:-1080}" --seed "${SEED:-1}" --speed
+. "$TOP/tests/bench-lib.sh"
+out=$(mktemp "${TMPDIR:-/tmp}/rdma-bench-pairs.XXXXXX") || exit 1
+trap 'rm -f "$out"' EXIT
+python3 "$TOP/tests/pairs-eval/eval.py" --build "$BUILD" ${PAIRS_JSON:+--json "$PAIRS_JSON"} \
+	--cases "${CASES:-1080}" --seed "${SEED:-1}" --speed | tee "$out"
+# the table's verdicts and the speed lines, for make bench's summary
+ms() { sed -n "s/^speed: pairs --method $1 on 512 hosts.*: \([0-9.]*\) s wall.*/\1/p" "$out" |
+	awk '{ printf "%d", $1 * 1000 }'; }
+best=$(ms best) floor=$(ms tomography)
+ok=$(grep -c '| [A-Z0-9,]* ok$' "$out")
+miss=$(grep -c 'MISSES' "$out")
+[ -n "$best" ] && bench_row pairs "localize 512 hosts, 261,632 results" "$best" ms \
+	tomography "${floor:-}" "< 5000 ms" "$([ "$best" -lt 5000 ] && echo ok || echo 'over target')"
+bench_row pairs "accuracy: table rows meeting every target" "$ok" rows "" "" \
+	"all $((ok + miss)) rows" "$([ "$miss" -eq 0 ] && echo ok || echo "$miss rows miss one")"
+exit 0
