@@ -526,7 +526,7 @@ static int each_setting(sqlite3 *db, sqlite3_stmt *st, hist_setting_fn fn,
 	}
 	if (!rc && r != SQLITE_DONE)
 		rc = error("history: %s", sqlite3_errmsg(db));
-	sqlite3_finalize(st);
+	db_done(st);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -538,16 +538,20 @@ int hist_settings_changed(sqlite3 *db, int64_t prev, int64_t cur,
 
 	/* only values present on both sides: a source that failed in one
 	 * bundle is not a change of configuration */
-	if (sqlite3_prepare_v2(db,
-		"WITH a AS (" SETTINGS("?1") "), b AS (" SETTINGS("?2") ") "
-		"SELECT b.component, b.name, a.value, b.value, b.path FROM b "
-		"JOIN a ON a.component = b.component AND a.name = b.name WHERE "
-		"a.value IS NOT NULL AND b.value IS NOT NULL AND CAST(a.value "
-		"AS TEXT) <> CAST(b.value AS TEXT) ORDER BY b.component, "
-		"b.name", -1, &st, NULL) != SQLITE_OK)
-		return error("history: %s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, prev);
-	sqlite3_bind_int64(st, 2, cur);
+	/* both sides in one list, paired by sorting (joining the two
+	 * unindexed lists compared every row with every other: 1.8 ms a
+	 * bundle, most of a fleet's history checks) */
+	/* cached statements (db.c): compiling the settings' union took
+	 * a third of the check's time */
+	st = db_query(db,
+		"WITH s AS (SELECT 1 AS side, * FROM (" SETTINGS("?1") ") "
+		"UNION ALL SELECT 2, * FROM (" SETTINGS("?2") ")), p AS (SELECT "
+		"component, name, max(CASE WHEN side = 1 THEN value END) AS "
+		"a, max(CASE WHEN side = 2 THEN value END) AS b, max(CASE WHEN "
+		"side = 2 THEN path END) AS path FROM s GROUP BY component, "
+		"name) SELECT component, name, a, b, path FROM p WHERE a IS NOT "
+		"NULL AND b IS NOT NULL AND CAST(a AS TEXT) <> CAST(b AS TEXT) "
+		"ORDER BY component, name", "ii", prev, cur);
 	rc = each_setting(db, st, fn, arg);
 	if (rc)
 		return rc;
@@ -558,7 +562,7 @@ int hist_settings_changed(sqlite3 *db, int64_t prev, int64_t cur,
 	 * There NULL means "known to be absent", so a value that appears or
 	 * goes away is a change too; an attribute missing on one side (a
 	 * source that did not run) is not. */
-	if (sqlite3_prepare_v2(db,
+	st = db_query(db,
 		"SELECT b.attr, b.attr, coalesce(a.value, 'absent'), "
 		"coalesce(b.value, 'absent'), b.path FROM fingerprint_attrs b "
 		"JOIN fingerprint_attrs a ON a.bundle_id = ?1 AND a.attr = "
@@ -581,10 +585,7 @@ int hist_settings_changed(sqlite3 *db, int64_t prev, int64_t cur,
 		"= ?1 THEN ?2 ELSE ?1 END AND y.attr = x.attr) AND (SELECT "
 		"count(*) FROM sources WHERE bundle_id IN (?1, ?2) AND name = "
 		"'nccl' AND status IN ('ok', 'partial')) = 2 ORDER BY 1",
-		-1, &st, NULL) != SQLITE_OK)
-		return error("history: %s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, prev);
-	sqlite3_bind_int64(st, 2, cur);
+		"ii", prev, cur);
 	return each_setting(db, st, fn, arg);
 }
 
