@@ -133,10 +133,14 @@ static int too_big(struct rd *r, const char *name, size_t len)
 	return -1;
 }
 
-/* --- folders --- */
+/* A whole input file, through fn (read(2) or libarchive's), at most
+ * max_entry bytes; the data NUL-terminated.  fn returns the bytes read,
+ * 0 at the end, -1 with the reason in r->err. */
+typedef ssize_t (*read_fn)(struct rd *r, void *src, const char *name,
+			   char *buf, size_t n);
 
-static int read_fd(struct rd *r, int fd, const char *name, char **data,
-		   size_t *len)
+static int read_all(struct rd *r, read_fn fn, void *src, const char *name,
+		    char **data, size_t *len)
 {
 	size_t alloc = 4096, got = 0;
 	char *p = xmalloc(alloc);
@@ -152,12 +156,8 @@ static int read_fd(struct rd *r, int fd, const char *name, char **data,
 			alloc *= 2;
 			p = xrealloc(p, alloc);
 		}
-		k = read(fd, p + got, alloc - 1 - got);
-		if (k < 0 && errno == EINTR)
-			continue;
+		k = fn(r, src, name, p + got, alloc - 1 - got);
 		if (k < 0) {
-			snprintf(r->err, r->errlen, "cannot read '%.200s': %s",
-				 name, strerror(errno));
 			free(p);
 			return -1;
 		}
@@ -173,6 +173,28 @@ static int read_fd(struct rd *r, int fd, const char *name, char **data,
 	*data = p;
 	*len = got;
 	return 0;
+}
+
+/* --- folders --- */
+
+static ssize_t fd_read(struct rd *r, void *src, const char *name, char *buf,
+		       size_t n)
+{
+	ssize_t k;
+
+	do
+		k = read(*(int *)src, buf, n);
+	while (k < 0 && errno == EINTR);
+	if (k < 0)
+		snprintf(r->err, r->errlen, "cannot read '%.200s': %s", name,
+			 strerror(errno));
+	return k;
+}
+
+static int read_fd(struct rd *r, int fd, const char *name, char **data,
+		   size_t *len)
+{
+	return read_all(r, fd_read, &fd, name, data, len);
 }
 
 static int walk(struct rd *r, int dfd, const char *prefix, int depth)
@@ -266,42 +288,22 @@ static int walk(struct rd *r, int dfd, const char *prefix, int depth)
 
 /* --- archives --- */
 
+static ssize_t archive_read(struct rd *r, void *src, const char *name,
+			    char *buf, size_t n)
+{
+	la_ssize_t k = archive_read_data(src, buf, n);
+
+	(void)name;
+	if (k < 0)
+		snprintf(r->err, r->errlen, "truncated or corrupt: %s",
+			 archive_error_string(src));
+	return (ssize_t)k;
+}
+
 static int read_entry(struct rd *r, struct archive *a, const char *name,
 		      char **data, size_t *len)
 {
-	size_t alloc = 4096, got = 0;
-	char *p = xmalloc(alloc);
-
-	for (;;) {
-		la_ssize_t k;
-
-		if (got + 1 == alloc) {
-			if (alloc > r->lim->max_entry) {
-				free(p);
-				return too_big(r, name, got);
-			}
-			alloc *= 2;
-			p = xrealloc(p, alloc);
-		}
-		k = archive_read_data(a, p + got, alloc - 1 - got);
-		if (k < 0) {
-			snprintf(r->err, r->errlen, "truncated or corrupt: %s",
-				 archive_error_string(a));
-			free(p);
-			return -1;
-		}
-		if (!k)
-			break;
-		got += (size_t)k;
-	}
-	if (got > r->lim->max_entry) {
-		free(p);
-		return too_big(r, name, got);
-	}
-	p[got] = 0;
-	*data = p;
-	*len = got;
-	return 0;
+	return read_all(r, archive_read, a, name, data, len);
 }
 
 static int read_archive(struct rd *r, const char *path)
