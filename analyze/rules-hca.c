@@ -624,7 +624,10 @@ static const char link_degraded_sql[] =
 	"a.active_width AS aw, a.active_speed AS asp "
 	"FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
 	"JOIN devices d ON d.bundle_id = p.bundle_id AND d.ibdev = p.ibdev "
-	"JOIN hca h ON h.hca_type = d.hca_type "
+	/* CROSS: the 14 HCA types after the ports, not around them (the
+	 * planner put the small table outside and read every bundle's ports
+	 * 14 times) */
+	"CROSS JOIN hca h ON h.hca_type = d.hca_type "
 	"LEFT JOIN link_active a ON a.bundle_id = p.bundle_id AND a.ibdev = "
 	"p.ibdev AND a.port = p.port "
 	"WHERE p.link_layer = 'InfiniBand' AND p.state = 4 AND NOT EXISTS "
