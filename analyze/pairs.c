@@ -1,4 +1,5 @@
 /* pairs: the localization engine (see pairs.h); no SQL, no output */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,14 +285,39 @@ static int same_obs(const struct pmodel *pm, int x, int y)
 		       n * sizeof(*pm->co));
 }
 
-/* the cost of naming c is the odds against any of the parts the results
- * cannot tell from it: with one rail a host, its HCA port and its cable
- * are one suspect as likely as the three together, not as any one */
+static int same_cable(const struct pcomp *c, const struct pcomp *d)
+{
+	int k;
+
+	for (k = 0; k < 2; k++)
+		if (!strcmp(c->guid[0], d->guid[k]) && c->port[0] == d->port[k] &&
+		    !strcmp(c->guid[1], d->guid[!k]) && c->port[1] == d->port[!k])
+			return 1;
+	return 0;
+}
+
+/* is d a part of the same thing as c, one no pair test of any coverage
+ * could tell from it: a host's node, HCA ports and cables, or an
+ * inter-switch cable and its two directions? */
+static int same_part(const struct pcomp *c, const struct pcomp *d)
+{
+	if (c->host >= 0)
+		return d->host == c->host;
+	return (c->kind == PC_LINK || c->kind == PC_HALF) &&
+	       (d->kind == PC_LINK || d->kind == PC_HALF) && same_cable(c, d);
+}
+
+/* the cost of naming c is the odds against it and the parts of the same
+ * thing its results cannot tell from it: with one rail a host, its HCA
+ * port and its cable are one suspect as likely as the three together.
+ * Other members of its class (four directions of four cables crossed by
+ * one ring test) do not add to its odds: naming c is right only when c
+ * is the fault, and the class is no likelier to be c for being large */
 static void class_costs(struct pmodel *pm)
 {
 	uint64_t *h = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*h));
 	int *ord = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*ord));
-	int i, j, k;
+	int i, j, k, m;
 
 	free(pm->cost);
 	pm->cost = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*pm->cost));
@@ -303,16 +329,25 @@ static void class_costs(struct pmodel *pm)
 	sort_hash = h;
 	qsort(ord, (size_t)pm->ncomp, sizeof(*ord), cmp_class);
 	for (i = 0; i < pm->ncomp; i = j) {
-		double odds = 0;
-
-		/* a hash collision only splits a class: members are compared */
+		/* a hash collision only splits a class: members are compared;
+		 * a class shares its results, so it is no larger than the
+		 * components of one result's path */
 		for (j = i; j < pm->ncomp && h[ord[j]] == h[ord[i]] &&
 			    same_obs(pm, ord[i], ord[j]); j++)
-			odds += exp(-kind_cost(pm->comp[ord[j]].kind));
-		for (k = i; k < j; k++)
-			pm->cost[ord[k]] = pm->coff[ord[k] + 1] > pm->coff[ord[k]] ?
-					   -log(odds) :
-					   kind_cost(pm->comp[ord[k]].kind);
+			;
+		for (k = i; k < j; k++) {
+			const struct pcomp *c = &pm->comp[ord[k]];
+			double odds = 0;
+
+			if (pm->coff[ord[k] + 1] == pm->coff[ord[k]]) {
+				pm->cost[ord[k]] = kind_cost(c->kind);
+				continue;
+			}
+			for (m = i; m < j; m++)
+				if (m == k || same_part(c, &pm->comp[ord[m]]))
+					odds += exp(-kind_cost(pm->comp[ord[m]].kind));
+			pm->cost[ord[k]] = -log(odds);
+		}
 	}
 	free(h);
 	free(ord);
@@ -479,10 +514,12 @@ struct gstate {
 };
 
 /* pick components for the open failing observations while one pays for
- * itself; skip is a component not to use (-1 none); uncleared: only
- * components no passing result crosses; returns the count */
+ * itself; skip is a component not to use (-1 none); a component a
+ * passing result crosses needs cleared_min open failures through it
+ * (1: any component, INT_MAX: only those no passing result crosses);
+ * returns the count */
 static int greedy(struct pmodel *pm, struct gstate *g, int skip, double e,
-		  double pen, int uncleared, int *pick, int max)
+		  double pen, int cleared_min, int *pick, int max)
 {
 	int n = 0, c;
 
@@ -497,7 +534,7 @@ static int greedy(struct pmodel *pm, struct gstate *g, int skip, double e,
 			double s;
 
 			if (c == skip || !g->cf[c] ||
-			    (uncleared && pm->pass_n[c]))
+			    (pm->pass_n[c] && g->cf[c] < cleared_min))
 				continue;
 			s = llr(g->cf[c], pm->pass_n[c], e);
 			if (s > most)
@@ -568,42 +605,106 @@ static void set_mask(char *in, int ncomp, const int *set, int n)
 		in[set[i]] = 1;
 }
 
+/* the set with c replaced by what explains c's failures without it,
+ * into tmp (2 * MAX_PICKS); its score, or -HUGE_VAL when nothing does */
+static double finer(struct pmodel *pm, struct gstate *g, char *in,
+		    const int *set, int n, int c, double e, int cleared_min,
+		    int *tmp, int *ntmp)
+{
+	int alt[MAX_PICKS], na, nn, j;
+
+	gstate_open(pm, g, c);
+	na = greedy(pm, g, c, e, penalty(pm), cleared_min, alt, MAX_PICKS);
+	for (j = nn = 0; j < n; j++)
+		if (set[j] != c)
+			tmp[nn++] = set[j];
+	for (j = 0; j < na; j++)
+		nn = set_add(tmp, nn, alt[j]);
+	*ntmp = nn;
+	if (!na || nn > MAX_PICKS)
+		return -HUGE_VAL;
+	set_mask(in, pm->ncomp, tmp, nn);
+	return total_score(pm, in, nn, e);
+}
+
+/* two or more picks that are parts of one host (its two cables, or the
+ * host and one of its cables) replaced by the host when the whole set
+ * scores better so: greedy and the finer sets reach a flaky host's rails
+ * one at a time, each already half explained by the host's other faults'
+ * results; returns the count */
+static int merge_hosts(struct pmodel *pm, double e, char *in, int *set,
+		       int n, int *tmp)
+{
+	int i, j, nn, node, parts;
+	double base;
+
+	for (i = 0; i < n; i++) {
+		int h = pm->comp[set[i]].host;
+
+		if (h < 0)
+			continue;
+		for (node = 0; node < pm->ncomp; node++)
+			if (pm->comp[node].kind == PC_NODE &&
+			    pm->comp[node].host == h)
+				break;
+		if (node == pm->ncomp)
+			continue;
+		for (j = nn = parts = 0; j < n; j++)
+			if (pm->comp[set[j]].host == h)
+				parts++;
+			else
+				tmp[nn++] = set[j];
+		if (parts < 2)
+			continue;
+		set_mask(in, pm->ncomp, set, n);
+		base = total_score(pm, in, n, e);
+		tmp[nn++] = node;
+		set_mask(in, pm->ncomp, tmp, nn);
+		if (total_score(pm, in, nn, e) > base + 1e-9) {
+			memcpy(set, tmp, (size_t)nn * sizeof(*set));
+			n = nn;
+			i = -1;
+		}
+	}
+	return n;
+}
+
 /* one round at noise rate e: greedy, then each pick replaced by finer
  * components, or dropped, when the whole set scores better so */
 static int best_round(struct pmodel *pm, double e, int *set)
 {
 	struct gstate g;
 	char *in = xcalloc((size_t)pm->ncomp + 1, 1);
-	int *alt = xmalloc(MAX_PICKS * sizeof(*alt));
-	int *tmp = xmalloc(2 * MAX_PICKS * sizeof(*tmp));
-	int n, i, j, k, na, nn, steps = 0;
+	int *tmp = xmalloc(4 * MAX_PICKS * sizeof(*tmp));
+	int n, i, j, nn, nu, steps = 0;
 
 	g.cf = xcalloc((size_t)pm->ncomp + 1, sizeof(*g.cf));
 	g.open = xcalloc(pm->nobs + 1, 1);
 	gstate_open(pm, &g, -1);
-	n = greedy(pm, &g, -1, e, penalty(pm), 0, set, MAX_PICKS);
+	n = greedy(pm, &g, -1, e, penalty(pm), 1, set, MAX_PICKS);
 	for (i = 0; i < n && steps < 4 * MAX_PICKS; i++, steps++) {
-		int c = set[i];
-		double base;
+		int c = set[i], *u = tmp + 2 * MAX_PICKS;
+		double base, fs, us;
 
 		set_mask(in, pm->ncomp, set, n);
 		base = total_score(pm, in, n, e);
-		/* finer: what explains c's failures without c */
-		gstate_open(pm, &g, c);
-		na = greedy(pm, &g, c, e, penalty(pm), 0, alt, MAX_PICKS);
-		for (j = nn = 0; j < n; j++)
-			if (set[j] != c)
-				tmp[nn++] = set[j];
-		for (k = 0; k < na; k++)
-			nn = set_add(tmp, nn, alt[k]);
-		if (na && nn <= MAX_PICKS) {
-			set_mask(in, pm->ncomp, tmp, nn);
-			if (total_score(pm, in, nn, e) > base + 1e-9) {
-				memcpy(set, tmp, (size_t)nn * sizeof(*set));
-				n = nn;
-				i--;
-				continue;
-			}
+		/* finer: what explains c's failures without c, the best of
+		 * any components and of those no passing result crosses (a
+		 * switch on the failing rings' paths, flaky at one half,
+		 * against two cables that failed every time: greedy takes the
+		 * switch again, or another as coarse) */
+		fs = finer(pm, &g, in, set, n, c, e, 1, tmp, &nn);
+		us = finer(pm, &g, in, set, n, c, e, INT_MAX, u, &nu);
+		if (us > fs) {
+			memcpy(tmp, u, (size_t)nu * sizeof(*tmp));
+			nn = nu;
+			fs = us;
+		}
+		if (fs > base + 1e-9) {
+			memcpy(set, tmp, (size_t)nn * sizeof(*set));
+			n = nn;
+			i--;
+			continue;
 		}
 		/* or nothing at all in its place: on the evidence alone, as
 		 * greedy() adds one (the prior chooses among candidates, it
@@ -618,8 +719,8 @@ static int best_round(struct pmodel *pm, double e, int *set)
 			i--;
 		}
 	}
+	n = merge_hosts(pm, e, in, set, n, tmp);
 	free(tmp);
-	free(alt);
 	free(in);
 	free(g.cf);
 	free(g.open);
@@ -686,15 +787,20 @@ static int weak_picks(struct pmodel *pm, double e, int *set, int n)
 	}
 	/* beyond a few failures left they are mostly noise: then only a
 	 * component no passing result crosses is worth naming (a ring with
-	 * noise: the host whose two pairs both failed) */
+	 * noise: the host whose two pairs both failed).  Beside suspects, a
+	 * cleared part needs two of the failures: with one it is a coin
+	 * flip (a ring test fails, the hosts' other tests pass: either
+	 * host), a worse guess than any suspect, which it would follow in
+	 * a list cut at the number of faults; alone it is the best lead */
 	for (o = k = 0; o < pm->nobs; o++)
 		k += g.open[o];
-	w = greedy(pm, &g, -1, e, penalty(pm) / 2, k > MAX_WEAK_LEFT, set + n,
+	w = greedy(pm, &g, -1, e, penalty(pm) / 2,
+		   k > MAX_WEAK_LEFT ? INT_MAX : n ? 2 : 1, set + n,
 		   n + MAX_WEAK <= MAX_PICKS ? MAX_WEAK : MAX_PICKS - n);
 	/* failures and nothing named: the best of the components no passing
 	 * result clears, as the floor would (none when all are cleared) */
 	if (!n && !w && k)
-		w = greedy(pm, &g, -1, e, 1e-9, 1, set, 1);
+		w = greedy(pm, &g, -1, e, 1e-9, INT_MAX, set, 1);
 	free(g.cf);
 	free(g.open);
 	return w;
@@ -773,6 +879,53 @@ static int tomography(struct pmodel *pm, int *set)
 	}
 	free(cnt);
 	free(open);
+	return n;
+}
+
+/* the floor's answer instead, when it explains every failing result
+ * (cleared by no passing one, all of them on its paths), names no more
+ * components and scores nearly as well: of equally good explanations
+ * the one no result contradicts (one ring test crossing a host and a
+ * cable that failed twice: the cable, not a host whose other test
+ * passed).  Its picks too weak to be chosen alone stay weak; returns the
+ * count, *strong the strong ones, set ordered strong first */
+static int prefer_floor(struct pmodel *pm, double e, char *in, int *set,
+			int n, int *strong)
+{
+	int *fl = xmalloc(MAX_PICKS * sizeof(*fl)), nf, i, k, w;
+	size_t o, covered = 0;
+	double mine;
+
+	nf = tomography(pm, fl);
+	if (!nf || nf > n)
+		goto out;
+	set_mask(in, pm->ncomp, fl, nf);
+	for (o = 0; o < pm->nobs; o++) {
+		const struct pobs *ob = &pm->obs[o];
+
+		for (k = 0; failing(ob) && k < (int)ob->n; k++)
+			if (in[pm->oc[ob->off + k]]) {
+				covered++;
+				break;
+			}
+	}
+	if (covered < pm->nfail)
+		goto out;
+	set_mask(in, pm->ncomp, set, n);
+	mine = total_score(pm, in, n, e);
+	set_mask(in, pm->ncomp, fl, nf);
+	if (total_score(pm, in, nf, e) < mine - ALT_MARGIN)
+		goto out;
+	for (i = k = w = 0; i < nf; i++)
+		if (llr(pm->fail_n[fl[i]], 0, e) >= penalty(pm))
+			set[k++] = fl[i];
+		else
+			fl[w++] = fl[i];
+	*strong = k;
+	memcpy(set + k, fl, (size_t)w * sizeof(*set));
+	n = nf;
+out:
+	free(fl);
 	return n;
 }
 
@@ -953,13 +1106,14 @@ int pm_localize(struct pmodel *pm, enum pm_method m)
 			n = best_round(pm, e, set);
 		}
 	}
-	strong = n;
-	if (m == PM_BEST)
-		n += weak_picks(pm, e, set, n);
-	pm->noise = e;
 	in = xcalloc((size_t)pm->ncomp + 1, 1);
-	for (i = 0; i < n; i++)
-		in[set[i]] = 1;
+	strong = n;
+	if (m == PM_BEST) {
+		n += weak_picks(pm, e, set, n);
+		n = prefer_floor(pm, e, in, set, n, &strong);
+	}
+	pm->noise = e;
+	set_mask(in, pm->ncomp, set, n);
 	pm->sus = xcalloc((size_t)n + 1, sizeof(*pm->sus));
 	pm->nsus = n;
 	/* each failing observation is explained by the first pick crossing it */

@@ -18,7 +18,10 @@
  *               one pays for its cost (fewest components); a chosen one is
  *               replaced by several finer ones when they explain its
  *               failures better (two bad nodes on one leaf are not "the
- *               leaf"); near-ties are reported as alternatives
+ *               leaf"), several parts of one host by the host; the
+ *               floor's answer is taken instead when it explains every
+ *               failure, is no larger and scores nearly as well;
+ *               near-ties are reported as alternatives
  *   tomography  the classic floor: every component on a passing path is
  *               cleared, then a greedy set cover of the failing paths by
  *               the components left
