@@ -433,11 +433,16 @@ static double penalty(const struct pmodel *pm)
 	return pm->pen;
 }
 
+/* the log-likelihood of one result given the set (in): it passes when
+ * every suspect on its path lets it through, and its outcome is flipped
+ * at the noise rate either way: a pass through two suspects that fail
+ * nearly everything is one flipped outcome, not two unlikely passes (a
+ * hard link and the host whose pairs its one direction carries) */
 static double obs_ll(const struct pmodel *pm, size_t o, const char *in,
 		     double e)
 {
 	const struct pobs *ob = &pm->obs[o];
-	double ok = 1 - e;
+	double ok = 1;
 	uint32_t i;
 
 	for (i = 0; i < ob->n; i++) {
@@ -446,6 +451,7 @@ static double obs_ll(const struct pmodel *pm, size_t o, const char *in,
 		if (in[c])
 			ok *= 1 - rate(pm->fail_n[c], pm->pass_n[c]);
 	}
+	ok = e + (1 - 2 * e) * ok;
 	if (ok < 1e-12)
 		ok = 1e-12;
 	if (ok > 1 - 1e-12)
@@ -669,6 +675,77 @@ static int merge_hosts(struct pmodel *pm, double e, char *in, int *set,
 	return n;
 }
 
+/* the components outside the set (in) crossed by c's failing results,
+ * how many each (ov, zeroed by the caller), most shared first, at most
+ * ALT_CANDIDATES; returns the count */
+static int sharing(const struct pmodel *pm, int c, const char *in, int *ov,
+		   int *cand)
+{
+	int ncand = 0, i, d;
+	uint32_t k, j;
+
+	for (k = pm->coff[c]; k < pm->coff[c + 1]; k++) {
+		const struct pobs *ob = &pm->obs[pm->co[k]];
+
+		if (!failing(ob))
+			continue;
+		for (j = 0; j < ob->n; j++) {
+			d = pm->oc[ob->off + j];
+			if (d != c && !in[d] && !ov[d]++)
+				cand[ncand++] = d;
+		}
+	}
+	/* most shared first; a stable order for equal counts */
+	for (i = 1; i < ncand; i++) {
+		int x = cand[i], y = i;
+
+		while (y > 0 && (ov[cand[y - 1]] < ov[x] ||
+				 (ov[cand[y - 1]] == ov[x] && cand[y - 1] > x))) {
+			cand[y] = cand[y - 1];
+			y--;
+		}
+		cand[y] = x;
+	}
+	return ncand < ALT_CANDIDATES ? ncand : ALT_CANDIDATES;
+}
+
+/* each pick swapped for the component sharing half its failures or more
+ * that scores best in its place, while one does better: greedy takes the
+ * link that carries a flaky host's pairs and a few of others', and the
+ * finer set of that link is the others', not the host */
+static void swap_better(struct pmodel *pm, double e, char *in, int *set,
+			int n)
+{
+	int *ov = xcalloc((size_t)pm->ncomp + 1, sizeof(*ov));
+	int *cand = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*cand));
+	int i, k, nc, bd, steps = 0;
+
+	for (i = 0; i < n && steps < 4 * MAX_PICKS; i++) {
+		int c = set[i];
+		double best = 1e-9, d;
+
+		set_mask(in, pm->ncomp, set, n);
+		nc = sharing(pm, c, in, ov, cand);
+		for (k = 0, bd = -1; k < nc && 2 * ov[cand[k]] >= pm->fail_n[c];
+		     k++) {
+			d = swap_delta(pm, in, c, cand[k], e);
+			if (d > best) {
+				best = d;
+				bd = cand[k];
+			}
+		}
+		for (k = 0; k < pm->ncomp; k++)
+			ov[k] = 0;
+		if (bd >= 0) {
+			set[i] = bd;
+			i = -1;
+			steps++;
+		}
+	}
+	free(ov);
+	free(cand);
+}
+
 /* one round at noise rate e: greedy, then each pick replaced by finer
  * components, or dropped, when the whole set scores better so */
 static int best_round(struct pmodel *pm, double e, int *set)
@@ -719,6 +796,7 @@ static int best_round(struct pmodel *pm, double e, int *set)
 			i--;
 		}
 	}
+	swap_better(pm, e, in, set, n);
 	n = merge_hosts(pm, e, in, set, n, tmp);
 	free(tmp);
 	free(in);
@@ -938,33 +1016,10 @@ static void find_alternatives(struct pmodel *pm, struct psuspect *s,
 {
 	int c = s->comp, *ov = xcalloc((size_t)pm->ncomp + 1, sizeof(*ov));
 	int *cand = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*cand));
-	int ncand = 0, i, d;
-	uint32_t k, j;
+	int ncand, i, d;
+	uint32_t k;
 
-	for (k = pm->coff[c]; k < pm->coff[c + 1]; k++) {
-		const struct pobs *ob = &pm->obs[pm->co[k]];
-
-		if (!failing(ob))
-			continue;
-		for (j = 0; j < ob->n; j++) {
-			d = pm->oc[ob->off + j];
-			if (d != c && !in[d] && !ov[d]++)
-				cand[ncand++] = d;
-		}
-	}
-	/* most shared first; a stable order for equal counts */
-	for (i = 1; i < ncand; i++) {
-		int x = cand[i], y = i;
-
-		while (y > 0 && (ov[cand[y - 1]] < ov[x] ||
-				 (ov[cand[y - 1]] == ov[x] && cand[y - 1] > x))) {
-			cand[y] = cand[y - 1];
-			y--;
-		}
-		cand[y] = x;
-	}
-	if (ncand > ALT_CANDIDATES)
-		ncand = ALT_CANDIDATES;
+	ncand = sharing(pm, c, in, ov, cand);
 	s->equiv = xmalloc(((size_t)ncand + 1) * sizeof(int));
 	s->alt = xmalloc(((size_t)ncand + 1) * sizeof(int));
 	for (i = 0; i < ncand; i++) {
