@@ -344,42 +344,45 @@ static int inflate(const char *raw, size_t rawlen, size_t max, size_t limit,
 		snprintf(err, errlen, "not a zstd-compressed tar");
 		goto out;
 	}
-	if (alloc > max + 1)
-		alloc = max + 1;
+	if (alloc > max)
+		alloc = max;
 	p = xmalloc(alloc);
+	/* libarchive's own blocks, copied once: archive_read_data() would
+	 * copy each into our buffer through one of its own (a bundle's tar
+	 * is a header and padding per entry: ~4 MiB for 4,000 entries, and
+	 * the copies were a third of a reader's time) */
 	for (;;) {
-		la_ssize_t got;
+		const void *blk;
+		size_t got;
+		la_int64_t off;
+		int r = archive_read_data_block(a, &blk, &got, &off);
 
-		if (len == alloc) {
-			if (alloc > max) {
-				snprintf(err, errlen, "uncompressed size over the "
-					 "limit (%zu MiB in all): a decompression "
-					 "bomb?", limit >> 20);
-				goto out;
-			}
-			alloc = alloc > max / 2 ? max + 1 : alloc * 2;
-			p = xrealloc(p, alloc);
-		}
-		got = archive_read_data(a, p + len, alloc - len);
-		if (got == 0)
+		if (r == ARCHIVE_EOF)
 			break;
-		if (got < 0) {
+		if (r != ARCHIVE_OK || off < 0 || (uint64_t)off != len) {
 			snprintf(err, errlen, "truncated or corrupt: %s",
-				 archive_error_string(a));
+				 r != ARCHIVE_OK && archive_error_string(a) ?
+				 archive_error_string(a) : "bad block");
 			goto out;
 		}
-		len += (size_t)got;
+		if (got > max - len) {
+			snprintf(err, errlen, "uncompressed size over the limit "
+				 "(%zu MiB in all): a decompression bomb?",
+				 limit >> 20);
+			goto out;
+		}
+		while (len + got > alloc) {
+			alloc = alloc > max / 2 ? max : alloc * 2;
+			p = xrealloc(p, alloc);
+		}
+		memcpy(p + len, blk, got);
+		len += got;
 		if (walk(&w, (const unsigned char *)p, len, err, errlen) < 0)
 			goto out;
 		if (w.stop && !end)
 			end = w.next + TAIL_MAX;
 		if (end && len > end)
 			break;	/* the archive ended long ago: the rest is junk */
-	}
-	if (len > max) {
-		snprintf(err, errlen, "uncompressed size over the limit (%zu MiB "
-			 "in all): a decompression bomb?", limit >> 20);
-		goto out;
 	}
 	*out = p;
 	*outlen = len;
@@ -700,6 +703,37 @@ static int read_tar(struct bundle_r *b, const struct br_limits *lim,
 	return 0;
 }
 
+/* the entries' names and bytes into one block of their own size, and the
+ * tar freed: its headers and padding are six times what the entries hold
+ * (4.2 MiB against 0.7 for 4,000 entries), and a load keeps dozens of
+ * bundles in memory at a time while they wait for the writer */
+static void compact(struct bundle_r *b)
+{
+	size_t i, need = 0, off = 0;
+	char *t;
+
+	for (i = 0; i < b->n; i++)
+		need += strlen(b->v[i].path) + 1 + b->v[i].len + 1;
+	t = xmalloc(need ? need : 1);
+	for (i = 0; i < b->n; i++) {
+		struct br_entry *e = &b->v[i];
+		size_t pl = strlen(e->path) + 1;
+
+		e->path = memcpy(t + off, e->path, pl);
+		off += pl;
+		e->data = memcpy(t + off, e->data, e->len + 1);
+		off += e->len + 1;
+	}
+	for (i = 0; i < b->narena; i++)
+		free(b->arena[i]);
+	free(b->arena);
+	b->arena = NULL;
+	b->narena = 0;
+	free(b->tar);
+	b->tar = t;
+	b->tarlen = need;
+}
+
 int br_open(const char *file, const struct br_limits *lim,
 	    struct bundle_r **out, char *err, size_t errlen)
 {
@@ -749,6 +783,7 @@ int br_open_mem(const char *name, const void *raw, size_t rawlen,
 		goto out;
 	sort_entries(b);
 	drop_duplicates(b);
+	compact(b);
 	{
 		const struct br_entry *m = find(b, BUNDLE_MANIFEST);
 

@@ -70,7 +70,7 @@ static int resolve(sqlite3 *db, const char *arg, int have_db, struct side *s)
 		char *files[1] = { (char *)arg };
 
 		memset(&ls, 0, sizeof(ls));
-		load_files(db, files, 1, 0, &ls);
+		load_files(db, files, 1, 0, NULL, &ls);
 		if (ls.nall == 1)
 			s->bid = ls.all_ids[0];
 		load_stats_release(&ls);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -240,6 +241,7 @@ struct slot {
 	struct rowlog log;
 	const char *failed;	/* the extractor that gave up, if any */
 	char err[512];
+	size_t bytes;		/* what it holds, while read and not taken */
 	int done;
 };
 
@@ -263,6 +265,7 @@ struct pool {
 	size_t next;		/* next file to read */
 	size_t consumed;	/* slots the writer has taken */
 	size_t window;		/* how far readers may run ahead */
+	size_t held, budget;	/* bytes of read slots not yet taken */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 };
@@ -271,13 +274,21 @@ static void *reader(void *arg)
 {
 	struct pool *p = arg;
 
+	/* the writer is the critical path (every row, then the rules, go
+	 * through its one connection): where readers and writer share the
+	 * CPUs, the readers yield to it (Linux gives a thread its own nice
+	 * value).  2,000 bundles on 2 CPUs: 10.6 s at nice 5, 9.8 at 10,
+	 * 9.9 at 19, 11.6 without */
+	setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
+
 	for (;;) {
 		size_t i;
 		struct slot *s;
 
 		pthread_mutex_lock(&p->mu);
 		while (p->next < p->files->n &&
-		       p->next >= p->consumed + p->window)
+		       (p->next >= p->consumed + p->window ||
+			p->held > p->budget))
 			pthread_cond_wait(&p->cv, &p->mu);
 		if (p->next >= p->files->n) {
 			pthread_mutex_unlock(&p->mu);
@@ -291,7 +302,12 @@ static void *reader(void *arg)
 			s->b = NULL;
 		else
 			extract(s);
+		if (s->b)
+			s->bytes = s->b->tarlen + s->log.atext +
+				   s->log.aargs * sizeof(*s->log.args) +
+				   s->log.alloc * sizeof(*s->log.rows);
 		pthread_mutex_lock(&p->mu);
+		p->held += s->bytes;
 		s->done = 1;
 		pthread_cond_broadcast(&p->cv);
 		pthread_mutex_unlock(&p->mu);
@@ -347,15 +363,25 @@ static void bar(size_t done, size_t total)
 		fputc('\n', stderr);
 }
 
+/* the bundles loaded since the last call, committed, to diagnose */
+static void diagnose_since(sqlite3 *db, load_diagnose_fn *diagnose,
+			   struct load_stats *st, size_t *from)
+{
+	if (diagnose && st->nnew > *from &&
+	    diagnose(db, st->new_ids + *from, st->nnew - *from) < 0)
+		st->diagnose_failed = 1;
+	*from = st->nnew;
+}
+
 int load_files(sqlite3 *db, char **argv, int argc, int progress,
-	       struct load_stats *st)
+	       load_diagnose_fn *diagnose, struct load_stats *st)
 {
 	struct files f = { NULL, 0, 0 };
 	pthread_t th[64];
 	struct pool p;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int nth, i, rc = 0;
-	size_t k, batch = 0;
+	size_t k, batch = 0, diagnosed = 0;
 
 	memset(st, 0, sizeof(*st));
 	for (i = 0; i < argc; i++) {
@@ -376,7 +402,12 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 	nth = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu;
 	if ((size_t)nth > f.n)
 		nth = (int)f.n;
-	p.window = (size_t)nth * 4;
+	/* far enough ahead to keep reading while the writer diagnoses a
+	 * batch (a tenth of a second or more), within a memory budget: the
+	 * count alone would let 64 hostile bundles near the size limits pile
+	 * up */
+	p.window = (size_t)nth * 128;
+	p.budget = (size_t)128 << 20;
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	for (i = 0; i < nth; i++)
@@ -409,12 +440,19 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 		}
 		log_release(&s->log);
 		pthread_mutex_lock(&p.mu);
+		p.held -= s->bytes;
 		p.consumed = k + 1;
 		pthread_cond_broadcast(&p.cv);
 		pthread_mutex_unlock(&p.mu);
-		/* commit in batches: one transaction per bundle is slow */
+		/* commit in batches: one transaction per bundle is slow; and
+		 * diagnose in batches while the readers go on, instead of all
+		 * at the end with one CPU busy (the rules have a fixed cost a
+		 * call: not every commit) */
 		if (++batch == 64) {
-			db_run(db, "COMMIT; BEGIN");
+			db_run(db, "COMMIT");
+			if (st->nnew - diagnosed >= 256)
+				diagnose_since(db, diagnose, st, &diagnosed);
+			db_run(db, "BEGIN");
 			batch = 0;
 		}
 		if (progress)
@@ -422,6 +460,7 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 	}
 	if (db_run(db, "COMMIT") < 0)
 		rc = -1;
+	diagnose_since(db, diagnose, st, &diagnosed);
 	db_run(db, "PRAGMA foreign_keys = ON");
 	for (i = 0; i < nth; i++)
 		pthread_join(th[i], NULL);

@@ -54,13 +54,18 @@ struct load_stats {
 	size_t nnew;
 	int64_t *all_ids;	/* ... and of those already there */
 	size_t nall;
+	int diagnose_failed;	/* a call of the diagnose function failed */
 };
+
+/* what load_files calls on the bundles it loaded, in batches, committed,
+ * while it reads the next ones: 0, or -1 */
+typedef int load_diagnose_fn(sqlite3 *db, const int64_t *ids, size_t n);
 
 /* load files (bundles, or folders searched for *.rdma.tar.zst); errors are
  * one line each on stderr and the bundle is skipped.  progress: draw a
- * bar on stderr. */
+ * bar on stderr.  diagnose: NULL, or called on every new bundle once. */
 int load_files(sqlite3 *db, char **files, int nfiles, int progress,
-	       struct load_stats *st);
+	       load_diagnose_fn *diagnose, struct load_stats *st);
 void load_stats_release(struct load_stats *st);
 
 /* helpers for extractors */

@@ -220,6 +220,16 @@ static sqlite3 *open_db(const char *file)
 	return db_open(file ? file : ":memory:");
 }
 
+/* the fleet comparison's per-bundle part, once, when the bundle arrives (a
+ * report would otherwise compute it on first use); before the rules:
+ * CONFIG_CHANGED compares a node's fingerprints over time */
+static int diagnose(sqlite3 *db, const int64_t *ids, size_t n)
+{
+	if (fingerprint_update(db, ids, n) < 0)
+		return -1;
+	return rules_run(db, ids, n);
+}
+
 static int load_and_diagnose(sqlite3 *db, struct args *a,
 			     struct load_stats *st, int progress)
 {
@@ -233,13 +243,8 @@ static int load_and_diagnose(sqlite3 *db, struct args *a,
 		db_exec(db, "INSERT OR REPLACE INTO thresholds VALUES "
 			"('expect_hcas', ?)", "d", (double)n);
 	}
-	load_files(db, a->files, a->nfiles, progress, st);
-	/* the fleet comparison's per-bundle part, once, when the bundle
-	 * arrives (a report would otherwise compute it on first use); before
-	 * the rules: CONFIG_CHANGED compares a node's fingerprints over time */
-	if (st->nnew && fingerprint_update(db, st->new_ids, st->nnew) < 0)
-		return -1;
-	return rules_run(db, st->new_ids, st->nnew);
+	load_files(db, a->files, a->nfiles, progress, diagnose, st);
+	return st->diagnose_failed ? -1 : 0;
 }
 
 /* the baseline: a bundle (loaded like the others, not reported unless
@@ -256,7 +261,7 @@ static int load_baseline(sqlite3 *db, const char *path)
 		return fleet_baseline_file(db, path);
 	br_free(b);
 	memset(&st, 0, sizeof(st));
-	load_files(db, files, 1, 0, &st);
+	load_files(db, files, 1, 0, NULL, &st);
 	rc = st.nall == 1 ? fleet_baseline_bundle(db, st.all_ids[0]) :
 			    error("baseline '%s' could not be loaded", path);
 	load_stats_release(&st);

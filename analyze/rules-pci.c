@@ -115,12 +115,16 @@ const struct rule rules_pci[] = {
 		.remediation = "ACS P2P redirect sends GPUDirect RDMA traffic up to the root complex (and through the IOMMU) instead of across the switch: disable ACS in the BIOS (often 'ACS Control' / 'PCIe ACS' under the chipset or PCIe settings), or clear ACSCtl on the switch ports at boot (`setpci -s <bdf> ECAP_ACS+0x6.w=0000`, as NVIDIA's GPUDirect guides do); on a bare-metal node with no VMs the IOMMU groups then merge, which is expected.",
 		/* the ancestors of every HCA and GPU; for each pair below a
 		 * common bridge, the bridges strictly below that bridge on
-		 * both sides are the ones P2P traffic crosses */
+		 * both sides are the ones P2P traffic crosses.  Only in
+		 * bundles where some function redirects at all: the walk
+		 * is most of the rule's time, and most nodes have ACS off */
 		.sql = "WITH RECURSIVE anc (bundle_id, dev, kind, addr, depth) AS ("
 		       "SELECT f.bundle_id, f.addr, f.kind, f.parent_addr, 1 FROM "
 		       "pci_functions f JOIN todo_rule t ON t.bundle_id = "
 		       "f.bundle_id WHERE f.kind IN ('hca', 'gpu') AND "
-		       "f.parent_addr IS NOT NULL UNION SELECT a.bundle_id, a.dev, "
+		       "f.parent_addr IS NOT NULL AND EXISTS (SELECT 1 FROM "
+		       "pci_acs x WHERE x.bundle_id = f.bundle_id AND x.ctrl & 13 "
+		       "<> 0) UNION SELECT a.bundle_id, a.dev, "
 		       "a.kind, f.parent_addr, a.depth + 1 FROM anc a JOIN "
 		       "pci_functions f ON f.bundle_id = a.bundle_id AND f.addr = "
 		       "a.addr WHERE f.parent_addr IS NOT NULL AND a.depth < 32), "
