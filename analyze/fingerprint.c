@@ -330,6 +330,9 @@ int fingerprint_update(sqlite3 *db, const int64_t *ids, size_t n)
 			    "f.version <> ?)", "ii", ids[i],
 			    (int64_t)FINGERPRINT_VERSION) < 0)
 			goto out;
+	/* its size for the planner (rules.c says why) */
+	if (db_run(db, "ANALYZE temp.fp_todo") < 0)
+		goto out;
 	rc = db_int(db, "SELECT count(*) FROM fp_todo", NULL) ? compute(db) : 0;
 out:
 	if (own)

@@ -298,30 +298,66 @@ double hist_interval(const struct hist_snap *a, const struct hist_snap *b)
 /* every counter of bundle P as (kind, obj, name, value, value2,
  * interval_ms, path, descr); the far end's PMA counters only (the near
  * end's are the sysfs counters/ files again) */
-/* the counters of bundle P as (kind, obj, name, value, value2,
- * interval_ms, path, descr); only the error counters when ?4 asks
- * (ERR(kind, name)): each side of the join is then a few dozen rows,
- * not 1,500, filtered before any string is built.  (Three whole counter
- * sets joined made COUNTER_GROWING cost 60 ms a bundle.) */
-#define ERR(K, N) \
-	" AND (?4 = 0 OR EXISTS (SELECT 1 FROM hist_err e WHERE e.kind = " K \
-	" AND e.name = " N "))"
 #define COUNTERS(P) \
 	"SELECT kind, ibdev || ':' || port AS obj, name, value, value2, " \
 	"interval_ms, path, NULL AS descr FROM counters WHERE bundle_id = " P \
-	ERR("counters.kind", "counters.name") \
 	" UNION ALL SELECT source, netdev, name, value, value2, interval_ms, " \
 	"CASE source WHEN 'ethtool' THEN 'rdma-collect/ethtool/' || netdev || " \
 	"'.json' ELSE 'sys/class/net/' || netdev || '/statistics/' || name " \
 	"END, NULL FROM netdev_stats WHERE bundle_id = " P \
-	ERR("netdev_stats.source", "netdev_stats.name") \
 	" UNION ALL SELECT c.grp, coalesce(p.node_guid || ':' || p.port_num, " \
 	"c.ibdev || ':' || c.port || ' peer'), c.name, c.value, NULL, NULL, " \
 	"'rdma-collect/mad/' || c.ibdev || '.' || c.port || '.json', " \
 	"p.node_desc FROM mad_counters c LEFT JOIN mad_portinfo p ON " \
 	"p.bundle_id = c.bundle_id AND p.ibdev = c.ibdev AND p.port = c.port " \
-	"AND p.side = 'peer' WHERE c.bundle_id = " P " AND c.side = 'peer'" \
-	ERR("c.grp", "c.name")
+	"AND p.side = 'peer' WHERE c.bundle_id = " P " AND c.side = 'peer'"
+
+/* the error counters of bundle ?1 as the rows of HIST_JOIN below (each
+ * with its value in bundles ?2 and ?3, the two before it, NULL where
+ * absent): hist_err first (CROSS JOIN keeps it outside), each of its names
+ * a seek into ?1's counters (keyed by kind and name after the bundle),
+ * and each value before a seek by the whole key.  Zeros only after a
+ * value in the top half (stored negative), a 64-bit wrap: no other zero
+ * grew, and most error counters are zero.  (Three whole counter sets
+ * joined cost 60 ms a bundle; the error sets gathered in a temporary
+ * table, 0.5 ms and all of them in memory.) */
+#define PEER_OBJ(C, P) "coalesce(" P ".node_guid || ':' || " P ".port_num, " \
+	C ".ibdev || ':' || " C ".port || ' peer')"
+#define PEER_BEFORE(B) "(SELECT x.value FROM mad_counters x LEFT JOIN " \
+	"mad_portinfo y ON y.bundle_id = x.bundle_id AND y.ibdev = x.ibdev " \
+	"AND y.port = x.port AND y.side = 'peer' WHERE x.bundle_id = " B \
+	" AND x.side = 'peer' AND x.grp = c.grp AND x.name = c.name AND " \
+	PEER_OBJ("x", "y") " = " PEER_OBJ("c", "p") ")"
+#define ERR_ROWS \
+	"SELECT kind, obj, name, value, value2, interval_ms, path, descr, " \
+	"pv, pv IS NOT NULL, qv, qv IS NOT NULL FROM (" \
+	"SELECT c.kind, c.ibdev || ':' || c.port AS obj, c.name, c.value, " \
+	"c.value2, c.interval_ms, c.path, NULL AS descr, (SELECT x.value FROM " \
+	"counters x WHERE x.bundle_id = ?2 AND x.kind = c.kind AND x.name = " \
+	"c.name AND x.ibdev = c.ibdev AND x.port = c.port) AS pv, (SELECT " \
+	"x.value FROM counters x WHERE x.bundle_id = ?3 AND x.kind = c.kind " \
+	"AND x.name = c.name AND x.ibdev = c.ibdev AND x.port = c.port) AS qv " \
+	"FROM hist_err e CROSS JOIN counters c ON c.bundle_id = ?1 AND " \
+	"c.kind = e.kind AND c.name = e.name " \
+	"UNION ALL SELECT n.source, n.netdev, n.name, n.value, n.value2, " \
+	"n.interval_ms, CASE n.source WHEN 'ethtool' THEN " \
+	"'rdma-collect/ethtool/' || n.netdev || '.json' ELSE " \
+	"'sys/class/net/' || n.netdev || '/statistics/' || n.name END, NULL, " \
+	"(SELECT x.value FROM netdev_stats x WHERE x.bundle_id = ?2 AND " \
+	"x.source = n.source AND x.name = n.name AND x.netdev = n.netdev), " \
+	"(SELECT x.value FROM netdev_stats x WHERE x.bundle_id = ?3 AND " \
+	"x.source = n.source AND x.name = n.name AND x.netdev = n.netdev) " \
+	"FROM hist_err e CROSS JOIN netdev_stats n ON n.bundle_id = ?1 AND " \
+	"n.source = e.kind AND n.name = e.name " \
+	"UNION ALL SELECT c.grp, " PEER_OBJ("c", "p") ", c.name, c.value, " \
+	"NULL, NULL, 'rdma-collect/mad/' || c.ibdev || '.' || c.port || " \
+	"'.json', p.node_desc, " PEER_BEFORE("?2") ", " PEER_BEFORE("?3") \
+	" FROM mad_counters c LEFT JOIN mad_portinfo p ON p.bundle_id = " \
+	"c.bundle_id AND p.ibdev = c.ibdev AND p.port = c.port AND p.side = " \
+	"'peer' WHERE c.bundle_id = ?1 AND c.side = 'peer' AND EXISTS " \
+	"(SELECT 1 FROM hist_err e WHERE e.kind = c.grp AND e.name = " \
+	"c.name)) WHERE value IS NOT NULL AND (value <> 0 OR pv < 0) " \
+	"ORDER BY obj, kind, name"
 
 static int errors_table(sqlite3 *db)
 {
@@ -359,38 +395,6 @@ static const char *col(sqlite3_stmt *st, int i)
 	return s ? s : "";
 }
 
-/* the error counters of a bundle, gathered once per run into a temporary
- * table: COUNTER_GROWING compares each bundle with the one or two before
- * it, so every bundle's set is read up to three times */
-static int error_set(sqlite3 *db, int64_t bid)
-{
-	if (!bid || db_int(db, "SELECT EXISTS (SELECT 1 FROM hist_ec_done WHERE "
-			   "bundle_id = ?)", "i", bid) > 0)
-		return 0;
-	if (db_exec(db, "INSERT OR IGNORE INTO hist_ec SELECT ?1, * FROM ("
-		    COUNTERS("?1") ") WHERE value IS NOT NULL", "iiii", bid,
-		    (int64_t)0, (int64_t)0, (int64_t)1) < 0 ||
-	    db_exec(db, "INSERT INTO hist_ec_done VALUES (?)", "i", bid) < 0)
-		return -1;
-	return 0;
-}
-
-static int error_sets(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev)
-{
-	if (db_run(db, "CREATE TEMP TABLE IF NOT EXISTS hist_ec (bundle_id "
-		   "INTEGER, kind TEXT, obj TEXT, name TEXT, value INTEGER, "
-		   "value2 INTEGER, interval_ms INTEGER, path TEXT, descr TEXT, "
-		   "PRIMARY KEY (bundle_id, kind, obj, name)) WITHOUT ROWID; "
-		   "CREATE TEMP TABLE IF NOT EXISTS hist_ec_done (bundle_id "
-		   "INTEGER PRIMARY KEY)") < 0)
-		return -1;
-	return error_set(db, cur) < 0 || error_set(db, prev) < 0 ||
-	       error_set(db, pprev) < 0 ? -1 : 0;
-}
-
-#define EC(P) "SELECT kind, obj, name, value, value2, interval_ms, path, " \
-	"descr FROM hist_ec WHERE bundle_id = " P
-
 /* the rows of c, each with its value in p and q (the bundles before) */
 #define HIST_JOIN \
 	"SELECT c.kind, c.obj, c.name, c.value, c.value2, c.interval_ms, " \
@@ -398,9 +402,8 @@ static int error_sets(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev)
 	"NULL, q.value, q.kind IS NOT NULL AND q.value IS NOT NULL FROM c " \
 	"LEFT JOIN p ON p.kind = c.kind AND p.obj = c.obj AND p.name = " \
 	"c.name LEFT JOIN q ON q.kind = c.kind AND q.obj = c.obj AND " \
-	"q.name = c.name WHERE c.value IS NOT NULL AND (?4 = 0 OR EXISTS " \
-	"(SELECT 1 FROM hist_err e WHERE e.kind = c.kind AND e.name = " \
-	"c.name)) ORDER BY c.obj, c.kind, c.name"
+	"q.name = c.name WHERE c.value IS NOT NULL ORDER BY c.obj, c.kind, " \
+	"c.name"
 
 int hist_counters(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev,
 		  int errors_only, hist_row_fn fn, void *arg)
@@ -412,11 +415,8 @@ int hist_counters(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev,
 		return -1;
 	/* not a cached statement: fn may run queries of its own, and the
 	 * SQL is long enough that preparing it is not the cost */
-	if (errors_only && error_sets(db, cur, prev, pprev) < 0)
-		return -1;
-	if (errors_only ? sqlite3_prepare_v2(db,
-		"WITH c AS (" EC("?1") "), p AS (" EC("?2") "), q AS (" EC("?3")
-		") " HIST_JOIN, -1, &st, NULL) : sqlite3_prepare_v2(db,
+	if (errors_only ? sqlite3_prepare_v2(db, ERR_ROWS, -1, &st, NULL) :
+	    sqlite3_prepare_v2(db,
 		"WITH c AS MATERIALIZED (" COUNTERS("?1") "), "
 		"p AS MATERIALIZED (" COUNTERS("?2") "), "
 		"q AS MATERIALIZED (" COUNTERS("?3") ") " HIST_JOIN, -1, &st,
@@ -425,7 +425,6 @@ int hist_counters(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev,
 	sqlite3_bind_int64(st, 1, cur);
 	sqlite3_bind_int64(st, 2, prev);
 	sqlite3_bind_int64(st, 3, pprev);
-	sqlite3_bind_int(st, 4, errors_only);
 	while (!rc && (r = sqlite3_step(st)) == SQLITE_ROW) {
 		struct hist_row row;
 

@@ -105,7 +105,9 @@ typedef int (*hist_row_fn)(const struct hist_row *r, void *arg);
 
 /* call fn for each counter of bundle cur (ordered by obj, kind, name),
  * with its values in prev and pprev (0: none); errors_only: only the
- * error counters.  fn returns 0 to go on.  0 or -1 */
+ * error counters, and of those at 0 only a possible 64-bit wrap (a zero
+ * neither grew nor has a rate since boot).  fn returns 0 to go on.  0 or
+ * -1 */
 int hist_counters(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev,
 		  int errors_only, hist_row_fn fn, void *arg);
 
