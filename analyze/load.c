@@ -422,9 +422,6 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 	 * default 2 MiB cache they spilled to the WAL mid-transaction and
 	 * were read back */
 	db_run(db, "PRAGMA cache_size = -65536");
-	/* the pages the checks read back (a batch's evidence, the history's
-	 * earlier bundles) mapped, not copied by a read() each */
-	db_run(db, "PRAGMA mmap_size = 1073741824");
 	db_run(db, "BEGIN");
 	for (k = 0; k < f.n; k++) {
 		struct slot *s = &p.slots[k];
