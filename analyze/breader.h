@@ -57,7 +57,7 @@ struct bundle_r {
 	size_t n;
 	size_t total;
 	size_t ignored;		/* unsafe or unsupported entries skipped */
-	char *tar;		/* the decompressed tar: entries point into it */
+	char *tar;		/* the entries' names and bytes (br_pack) */
 	size_t tarlen;
 	struct br_cache *cache;
 	char **arena;		/* entries that needed their own copy */
@@ -73,6 +73,10 @@ int br_open_mem(const char *name, const void *raw, size_t rawlen,
 		const struct br_limits *lim, struct bundle_r **out, char *err,
 		size_t errlen);
 void br_free(struct bundle_r *b);
+/* b->v's names and bytes (data may be NULL where len is 0) laid out in
+ * one block of their own size, NUL-terminated, which becomes b->tar; the
+ * block before and the arena are freed */
+void br_pack(struct bundle_r *b);
 /* the entry at path, following symlinks inside the bundle (at most 40);
  * NULL if absent */
 const struct br_entry *br_get(const struct bundle_r *b, const char *path);

@@ -1014,34 +1014,25 @@ static struct bundle_r *to_bundle(struct imp *im, const char *file,
 				  size_t ignored, char *err, size_t errlen)
 {
 	struct bundle_r *b = xcalloc(1, sizeof(*b));
-	size_t i, need = 0, off = 0;
+	size_t i;
 	char jerr[160];
 
 	if (im->n)
 		qsort(im->v, im->n, sizeof(*im->v), cmp_ient);
-	for (i = 0; i < im->n; i++)
-		need += strlen(im->v[i].path) + 1 + im->v[i].len + 1;
-	b->tar = xmalloc(need ? need : 1);
-	b->tarlen = need;
 	b->v = xcalloc(im->n ? im->n : 1, sizeof(*b->v));
 	for (i = 0; i < im->n; i++) {
 		const struct ient *e = &im->v[i];
 		struct br_entry *o = &b->v[i];
-		size_t pl = strlen(e->path) + 1;
 
-		o->path = memcpy(b->tar + off, e->path, pl);
-		off += pl;
-		o->data = b->tar + off;
-		if (e->len)
-			memcpy(o->data, e->data, e->len);
-		o->data[e->len] = 0;
-		off += e->len + 1;
+		o->path = e->path;
+		o->data = e->data;
 		o->len = e->len;
 		o->type = e->type;
 		if (e->type == BR_FILE)
 			b->total += e->len;
 	}
 	b->n = im->n;
+	br_pack(b);
 	b->ignored = ignored;
 	b->file = xstrdup(file);
 	b->size = size;
