@@ -823,33 +823,44 @@ void br_free(struct bundle_r *b)
 	free(b);
 }
 
-/* normalise "a/b/../c" in place; -1 if it climbs out of the bundle */
+/* normalise "a/b/../c" and "a//./b" in place, one pass (a write end that
+ * never passes the read end); -1 if it climbs out of the bundle */
 static int normalise(char *p)
 {
-	char *parts[PATH_MAX / 2];
-	size_t n = 0, i;
-	char *s, *save = NULL, out[PATH_MAX];
+	char *w = p;
+	const char *r = p;
+	size_t depth = 0;
 
-	out[0] = 0;
-	for (s = strtok_r(p, "/", &save); s; s = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(s, "."))
+	for (;;) {
+		const char *c;
+		size_t len;
+
+		while (*r == '/')
+			r++;
+		if (!*r)
+			break;
+		for (c = r; *r && *r != '/'; r++)
+			;
+		len = (size_t)(r - c);
+		if (len == 1 && c[0] == '.')
 			continue;
-		if (!strcmp(s, "..")) {
-			if (!n)
+		if (len == 2 && c[0] == '.' && c[1] == '.') {
+			if (!depth)
 				return -1;
-			n--;
+			depth--;
+			while (w > p && w[-1] != '/')
+				w--;
+			if (w > p)
+				w--;	/* and the slash before it */
 			continue;
 		}
-		if (n >= ARRAY_SIZE(parts))
-			return -1;
-		parts[n++] = s;
+		if (depth)
+			*w++ = '/';
+		memmove(w, c, len);
+		w += len;
+		depth++;
 	}
-	for (i = 0; i < n; i++) {
-		if (i)
-			strcat(out, "/");
-		strcat(out, parts[i]);
-	}
-	strcpy(p, out);
+	*w = 0;
 	return 0;
 }
 
@@ -860,7 +871,7 @@ const char *br_resolve(const struct bundle_r *b, const char *path, char *out,
 	int hops = 0;
 	size_t i;
 
-	if (check_snprintf(cur, sizeof(cur), "%s", path) < 0 || normalise(cur))
+	if (pjoin(cur, sizeof(cur), path, (char *)NULL) < 0 || normalise(cur))
 		return NULL;
 restart:
 	/* find the first prefix of cur that is a link */
@@ -881,15 +892,15 @@ restart:
 		{
 			/* target relative to the link's folder */
 			const char *slash = NULL;
-			size_t k;
+			size_t k, dl;
 
 			for (k = 0; k <= i; k++)
 				if (cur[k] == '/')
 					slash = cur + k;
-			if (check_snprintf(next, sizeof(next), "%.*s%s%s%s",
-					   slash ? (int)(slash - cur) : 0, cur,
-					   slash ? "/" : "", e->data,
-					   cur + i + 1) < 0)
+			dl = slash ? (size_t)(slash - cur) : 0;
+			memcpy(next, cur, dl);
+			if (pjoin(next + dl, sizeof(next) - dl, slash ? "/" : "",
+				  e->data, cur + i + 1, (char *)NULL) < 0)
 				return NULL;
 		}
 		if (normalise(next))
@@ -897,7 +908,7 @@ restart:
 		strcpy(cur, next);
 		goto restart;
 	}
-	if (check_snprintf(out, n, "%s", cur) < 0)
+	if (pjoin(out, n, cur, (char *)NULL) < 0)
 		return NULL;
 	return out;
 }
@@ -939,8 +950,8 @@ const struct br_entry *br_get(const struct bundle_r *b, const char *path)
 			}
 			if (!c->real[0])
 				return NULL;
-			if (check_snprintf(real, sizeof(real), "%s/%s", c->real,
-					   slash + 1) < 0)
+			if (pjoin(real, sizeof(real), c->real, "/", slash + 1,
+				  (char *)NULL) < 0)
 				return NULL;
 			e = find(b, real);
 			if (!e || e->type != BR_LINK)
@@ -959,9 +970,12 @@ const struct br_entry *br_lget(const struct bundle_r *b, const char *path)
 
 	if (!slash)
 		return find(b, path);
-	if (check_snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) < 0 ||
-	    !br_resolve(b, dir, real, sizeof(real)) ||
-	    check_snprintf(full, sizeof(full), "%s/%s", real, slash + 1) < 0)
+	if ((size_t)(slash - path) >= sizeof(dir))
+		return NULL;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = 0;
+	if (!br_resolve(b, dir, real, sizeof(real)) ||
+	    pjoin(full, sizeof(full), real, "/", slash + 1, (char *)NULL) < 0)
 		return NULL;
 	return find(b, full);
 }
@@ -1015,7 +1029,7 @@ size_t br_list(const struct bundle_r *b, const char *dir, const char ***names)
 
 	*names = NULL;
 	if (!br_resolve(b, dir, real, sizeof(real)) ||
-	    check_snprintf(prefix, sizeof(prefix), "%s/", real) < 0)
+	    pjoin(prefix, sizeof(prefix), real, "/", (char *)NULL) < 0)
 		return 0;
 	pl = strlen(prefix);
 	while (lo < hi) {	/* first entry >= prefix */

@@ -136,7 +136,7 @@ static int function(struct ld *l, const char *bdf)
 			snprintf(parent, sizeof(parent), "%.*s",
 				 (int)(slash - q), q);
 	}
-#define F(name, buf) (snprintf(p, sizeof(p), "%s/" name, dir), \
+#define F(name, buf) (pjoin(p, sizeof(p), dir, "/" name, NULL), \
 		      br_line(l->b, p, buf, sizeof(buf)) ? buf : NULL)
 	vendor = hexnum(F("vendor", ven), -1);
 	klass = hexnum(F("class", cls), -1);

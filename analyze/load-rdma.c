@@ -116,8 +116,8 @@ static int counters(struct ld *l, const char *dev, int64_t port,
 
 		if (!strcmp(names[i], "lifespan"))
 			continue;
-		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
-		snprintf(s, sizeof(s), "%s/%s", sdir, names[i]);
+		pjoin(p, sizeof(p), dir, "/", names[i], NULL);
+		pjoin(s, sizeof(s), sdir, "/", names[i], NULL);
 		if (!br_line(l->b, p, line, sizeof(line)) || !*line)
 			continue;
 		v2 = br_data(l->b, s, NULL);
@@ -150,7 +150,7 @@ static int port(struct ld *l, const char *dev, const char *pname,
 	if (!br_resolve(l->b, p, base, sizeof(base)))
 		snprintf(base, sizeof(base), "%s", p);
 	/* an absent file is "": the buffers are bound as text below */
-#define F(name, buf) (buf[0] = 0, snprintf(p, sizeof(p), "%s/" name, base), \
+#define F(name, buf) (buf[0] = 0, pjoin(p, sizeof(p), base, "/" name, NULL), \
 		      br_line(l->b, p, buf, sizeof(buf)))
 	F("state", st);
 	F("phys_state", ps);
@@ -239,8 +239,9 @@ static int device(struct ld *l, const char *dev, const struct jv *map,
 	size_t i, n;
 	int rc = 0;
 
-#define F(name, buf) (snprintf(p, sizeof(p), "sys/class/infiniband/%s/" name, \
-			       dev), br_line(l->b, p, buf, sizeof(buf)) ? buf : NULL)
+#define F(name, buf) (pjoin(p, sizeof(p), "sys/class/infiniband/", dev, \
+			    "/" name, NULL), \
+		      br_line(l->b, p, buf, sizeof(buf)) ? buf : NULL)
 	snprintf(p, sizeof(p), "sys/class/infiniband/%s/device", dev);
 	pci = br_link_base(l->b, p);
 	snprintf(s, sizeof(s), "rdma-collect/verbs/%s.json", dev);
@@ -393,9 +394,9 @@ static int netdev_stats(struct ld *l, const char *nd, const struct jv *e,
 			char f[PATH_MAX], line[64];
 			const char *v2;
 
-			snprintf(f, sizeof(f), "%s/%s", p, names[i]);
-			snprintf(s, sizeof(s), SAMPLE "sys/class/net/%s/statistics/%s",
-				 nd, names[i]);
+			pjoin(f, sizeof(f), p, "/", names[i], NULL);
+			pjoin(s, sizeof(s), SAMPLE "sys/class/net/", nd,
+			      "/statistics/", names[i], NULL);
 			if (!br_line(l->b, f, line, sizeof(line)))
 				continue;
 			v2 = br_data(l->b, s, NULL);
@@ -435,7 +436,7 @@ static int netdevs(struct ld *l, const struct jv *map, int64_t ims)
 				port = jint(m, "port", -1);
 			}
 		}
-#define F(name, buf) (snprintf(p, sizeof(p), "sys/class/net/%s/" name, nd), \
+#define F(name, buf) (pjoin(p, sizeof(p), "sys/class/net/", nd, "/" name, NULL), \
 		      br_line(l->b, p, buf, sizeof(buf)) ? buf : NULL)
 		snprintf(p, sizeof(p), "sys/class/net/%s/master", nd);
 		master = br_link_base(l->b, p);

@@ -89,6 +89,32 @@ int check_snprintf(char *dst, size_t n, const char *fmt, ...)
 	return len;
 }
 
+int pjoin(char *dst, size_t n, ...)
+{
+	va_list ap;
+	const char *s;
+	size_t len = 0;
+
+	if (!n)
+		return -1;
+	va_start(ap, n);
+	while ((s = va_arg(ap, const char *))) {
+		size_t k = strlen(s);
+
+		if (k >= n - len) {
+			va_end(ap);
+			dst[0] = 0;
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(dst + len, s, k);
+		len += k;
+	}
+	va_end(ap);
+	dst[len] = 0;
+	return (int)len;
+}
+
 int64_t mono_us(void)
 {
 	struct timespec ts;
