@@ -17,5 +17,8 @@ void sha256_init(struct sha256_ctx *c);
 void sha256_update(struct sha256_ctx *c, const void *data, size_t len);
 void sha256_final(struct sha256_ctx *c, unsigned char out[32]);
 void sha256(const void *data, size_t len, unsigned char out[32]);
+/* 1 when the CPU's SHA instructions do the work (not with the environment
+ * variable RDMA_SHA256_SOFTWARE set: the tests compare both ways) */
+int sha256_accelerated(void);
 
 #endif
