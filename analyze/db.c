@@ -7,7 +7,7 @@
 #include "db.h"
 #include "log.h"
 
-#define CACHE_SIZE 256
+#define CACHE_SIZE 1024
 
 struct cached {
 	sqlite3 *db;
