@@ -89,6 +89,56 @@ static void escapes(void)
 	jfree(v);
 }
 
+/* [string, number] pairs take a short path: the same tree as any other
+ * array, and anything else in brackets the general one */
+static void pairs(void)
+{
+	char err[128] = "", deep[200];
+	struct jv *v = parse("[ [ \"a\" , 1 ] ,[\"b\",-2],[\"c\\u0041\", 3],"
+			     "[\"d\", 4, 5], [\"e\", true], [6, \"f\"], [\"g\",7e2],"
+			     "[\"\", 0], [\"h\"]]", err, sizeof(err));
+	size_t i;
+
+	T_OK(v && jlen(v) == 9, "nine pairs and near-pairs (%s)", err);
+	T_STREQ(jstr(jat(jat(v, 0), 0), NULL), "a", "blanks around a pair's members");
+	T_OK(jint(jat(jat(v, 0), 1), NULL, 0) == 1 && jlen(jat(v, 0)) == 2 &&
+	     jat(v, 0)->t == J_ARR, "a pair is an array of two");
+	T_OK(jint(jat(jat(v, 1), 1), NULL, 0) == -2, "negative member");
+	T_STREQ(jstr(jat(jat(v, 2), 0), NULL), "cA", "an escaped name: general path");
+	T_OK(jlen(jat(v, 3)) == 3 && jint(jat(jat(v, 3), 2), NULL, 0) == 5,
+	     "three members: general path");
+	T_OK(jbool(jat(jat(v, 4), 1), NULL, 0) == 1, "a boolean member");
+	T_OK(jint(jat(jat(v, 5), 0), NULL, 0) == 6 &&
+	     !strcmp(jstr(jat(jat(v, 5), 1), NULL), "f"), "number first");
+	T_OK(jnum(jat(jat(v, 6), 1), NULL, 0) == 700.0, "exponent member");
+	T_OK(jat(jat(v, 7), 0)->n == 0 && jint(jat(jat(v, 7), 1), NULL, 9) == 0,
+	     "empty name");
+	T_OK(jlen(jat(v, 8)) == 1, "one member");
+	jfree(v);
+	for (i = 0; i < 2; i++) {
+		size_t k = 63 + i, n;
+
+		memset(deep, '[', k);
+		n = k + (size_t)sprintf(deep + k, "[\"x\",1]");
+		memset(deep + n, ']', k);
+		deep[n + k] = 0;
+		v = parse(deep, err, sizeof(err));
+		if (!i)
+			T_OK(v != NULL, "a pair at depth 63 parses (%s)", err);
+		else
+			T_OK(!v && strstr(err, "nested deeper"),
+			     "a pair one deeper: the depth limit (%s)", err);
+		jfree(v);
+	}
+	v = parse("[[\"x\", 1", err, sizeof(err));
+	T_OK(!v && strstr(err, "expected ','"), "a pair cut before ']' (%s)", err);
+	jfree(v);
+	v = parse("[[\"x\", 12345678901234567890123456789012345678901234567890123456789012345]]",
+		  err, sizeof(err));
+	T_OK(!v && strstr(err, "number too long"), "a pair's long number (%s)", err);
+	jfree(v);
+}
+
 static void errors(void)
 {
 	static const struct {
@@ -134,6 +184,7 @@ int main(void)
 {
 	shapes();
 	escapes();
+	pairs();
 	errors();
 	return t_done();
 }
