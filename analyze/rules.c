@@ -163,12 +163,6 @@ double threshold(sqlite3 *db, const char *name)
 	return v;
 }
 
-/* the bundles of todo whose needed sources are ok or partial go to
- * todo_rule; the others get a skipped row naming the source.  A need
- * "sysfs|fabric" is met by any one of them (a port's counters from sysfs,
- * or the same counters of every port from a fabric scan); the first
- * names the reason.  Then an import without the evidence a rule reads is
- * skipped too (rules-import.c). */
 /* the sources of the bundles being judged, read once a run: every rule's
  * needs are checked against them in memory (two statements a rule, each
  * scanning every todo bundle's sources with instr(), were a fifth of the
@@ -199,7 +193,8 @@ static void todo_read(sqlite3 *db, struct todo_set *t)
 		t->ids[t->n++] = sqlite3_column_int64(st, 0);
 	}
 	db_done(st);
-	st = db_query(db, "SELECT s.bundle_id, s.name, coalesce(s.status, ''), "
+	st = db_query(db, "SELECT s.bundle_id, coalesce(s.name, ''), "
+		      "coalesce(s.status, ''), "
 		      "coalesce(s.reason, '') FROM sources s JOIN todo t ON "
 		      "t.bundle_id = s.bundle_id ORDER BY s.bundle_id", NULL);
 	while (sqlite3_step(st) == SQLITE_ROW) {
