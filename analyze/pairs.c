@@ -23,6 +23,8 @@
 #define SPLIT_BUDGET 200000	/* paths computed looking for a split test */
 #define NOISE_ROUNDS 6		/* noise re-estimates at most */
 #define NOISE_SETTLED 0.05	/* |log| change of the rate that ends them */
+#define EM_ROUNDS 200		/* rounds of the joint rates at most */
+#define EM_SETTLED 1e-6		/* the largest change of a rate that ends them */
 
 /* --- string map --- */
 
@@ -145,6 +147,8 @@ void pm_release(struct pmodel *pm)
 	free(pm->fail_n);
 	free(pm->pass_n);
 	free(pm->cost);
+	free(pm->slot);
+	free(pm->ocnt);
 	free(pm->tested);
 	suspects_free(pm);
 	pm_init(pm);
@@ -368,6 +372,12 @@ static void build_index(struct pmodel *pm)
 	free(pm->co);
 	free(pm->fail_n);
 	free(pm->pass_n);
+	free(pm->slot);
+	free(pm->ocnt);
+	pm->slot = xmalloc((nc + 1) * sizeof(*pm->slot));
+	for (i = 0; i <= nc; i++)
+		pm->slot[i] = -1;
+	pm->ocnt = xcalloc(pm->nobs + 1, sizeof(*pm->ocnt));
 	pm->coff = xcalloc(nc + 1, sizeof(*pm->coff));
 	pm->fail_n = xcalloc(nc + 1, sizeof(*pm->fail_n));
 	pm->pass_n = xcalloc(nc + 1, sizeof(*pm->pass_n));
@@ -433,23 +443,24 @@ static double penalty(const struct pmodel *pm)
 	return pm->pen;
 }
 
-/* the log-likelihood of one result given the set (in): it passes when
- * every suspect on its path lets it through, and its outcome is flipped
- * at the noise rate either way: a pass through two suspects that fail
- * nearly everything is one flipped outcome, not two unlikely passes (a
- * hard link and the host whose pairs its one direction carries) */
-static double obs_ll(const struct pmodel *pm, size_t o, const char *in,
-		     double e)
+/* the log-likelihood of one result given the set (the components with
+ * slot >= 0, failing at q[slot]): it passes when every suspect on its
+ * path lets it through, and its outcome is flipped at the noise rate e
+ * either way: a pass through two suspects that fail nearly everything is
+ * one flipped outcome, not two unlikely passes (a hard link and the host
+ * whose pairs its one direction carries) */
+static double obs_ll(const struct pmodel *pm, size_t o, const int *slot,
+		     const double *q, double e)
 {
 	const struct pobs *ob = &pm->obs[o];
 	double ok = 1;
 	uint32_t i;
 
 	for (i = 0; i < ob->n; i++) {
-		int c = pm->oc[ob->off + i];
+		int k = slot[pm->oc[ob->off + i]];
 
-		if (in[c])
-			ok *= 1 - rate(pm->fail_n[c], pm->pass_n[c]);
+		if (k >= 0)
+			ok *= 1 - q[k];
 	}
 	ok = e + (1 - 2 * e) * ok;
 	if (ok < 1e-12)
@@ -459,57 +470,149 @@ static double obs_ll(const struct pmodel *pm, size_t o, const char *in,
 	return failing(ob) ? log(1 - ok) : log(ok);
 }
 
-/* the log-likelihood of the set, less what its size and its members'
- * priors cost */
-static double total_score(const struct pmodel *pm, const char *in, int nin,
-			  double e)
+/* the failure rates of the set's members fitted together: a failing
+ * result crossing several of them is shared out among them by their
+ * rates, as expectation-maximisation of "it fails when one of them drops
+ * it" would (each failing result is still a member's, as each member's
+ * own failure ratio has it), rates smoothed as rate() smooths them.  Each
+ * member's own ratio counts the failures of the others it shares results
+ * with: a link and its own direction, both faulty, predicted that
+ * direction's failures at both full rates, and the second never paid;
+ * named with the host whose pairs its other direction carries, the link
+ * lost to its one direction.  A member sharing no failing result keeps
+ * its own ratio; in q[slot], at most EM_ROUNDS rounds */
+static void joint_rates(const struct pmodel *pm, const int *set, int n,
+			const int *slot, const size_t *multi, size_t nmulti,
+			double *q)
 {
-	double ll = -penalty(pm) * nin;
-	size_t o;
-	int c;
+	double *r = xmalloc(((size_t)n + 1) * sizeof(*r));
+	int *alone = xcalloc((size_t)n + 1, sizeof(*alone));
+	int *mem = xmalloc(((size_t)nmulti * 4 + 1) * sizeof(*mem));
+	size_t *moff = xmalloc((nmulti + 1) * sizeof(*moff)), m, am = nmulti * 4;
+	int i, round;
 
-	for (c = 0; c < pm->ncomp; c++)
-		if (in[c])
-			ll -= prior_cost(pm, c);
-	for (o = 0; o < pm->nobs; o++)
-		ll += obs_ll(pm, o, in, e);
+	/* each shared failing result's members, once */
+	for (m = moff[0] = 0; m < nmulti; m++) {
+		const struct pobs *ob = &pm->obs[multi[m]];
+		size_t t = moff[m];
+		uint32_t j;
+
+		for (j = 0; j < ob->n; j++) {
+			int k = slot[pm->oc[ob->off + j]];
+
+			if (k < 0)
+				continue;
+			if (t == am) {
+				am *= 2;
+				mem = xrealloc(mem, am * sizeof(*mem));
+			}
+			mem[t++] = k;
+			alone[k]--;
+		}
+		moff[m + 1] = t;
+	}
+	for (i = 0; i < n; i++) {
+		alone[i] += pm->fail_n[set[i]];
+		q[i] = rate(pm->fail_n[set[i]], pm->pass_n[set[i]]);
+	}
+	for (round = 0; nmulti && round < EM_ROUNDS; round++) {
+		double moved = 0;
+
+		for (i = 0; i < n; i++)
+			r[i] = alone[i];
+		for (m = 0; m < nmulti; m++) {
+			double pass = 1, f;
+			size_t t;
+
+			for (t = moff[m]; t < moff[m + 1]; t++)
+				pass *= 1 - q[mem[t]];
+			f = 1 - pass;
+			if (f < 1e-12)
+				f = 1e-12;
+			for (t = moff[m]; t < moff[m + 1]; t++)
+				r[mem[t]] += q[mem[t]] / f;
+		}
+		for (i = 0; i < n; i++) {
+			int c = set[i];
+			double v = (r[i] + 0.5) / (pm->fail_n[c] + pm->pass_n[c] + 1.0);
+
+			moved = fmax(moved, fabs(v - q[i]));
+			q[i] = v;
+		}
+		if (moved < EM_SETTLED)
+			break;
+	}
+	free(r);
+	free(alone);
+	free(mem);
+	free(moff);
+}
+
+/* the log-likelihood of the set at rates fitted jointly, less what its
+ * size and its members' priors cost.  A result no member crosses has the
+ * likelihood of the empty set, so only the members' results are visited:
+ * the empty set's sum is the counts' */
+static double set_score(struct pmodel *pm, const int *set, int n, double e)
+{
+	double ll = pm->nfail * log(e) + pm->npass * log(1 - e), *q;
+	size_t *touched, *multi, nt = 0, nmulti = 0, all = 0, t;
+	int i;
+	uint32_t j;
+
+	ll -= penalty(pm) * n;
+	for (i = 0; i < n; i++) {
+		ll -= prior_cost(pm, set[i]);
+		all += pm->coff[set[i] + 1] - pm->coff[set[i]];
+	}
+	if (!n)
+		return ll;
+	touched = xmalloc((all + 1) * sizeof(*touched));
+	multi = xmalloc((all + 1) * sizeof(*multi));
+	q = xmalloc(((size_t)n + 1) * sizeof(*q));
+	for (i = 0; i < n; i++)
+		pm->slot[set[i]] = i;
+	for (i = 0; i < n; i++) {
+		int c = set[i];
+
+		if (pm->slot[c] != i)
+			continue;	/* named twice */
+		for (j = pm->coff[c]; j < pm->coff[c + 1]; j++) {
+			size_t o = (size_t)pm->co[j];
+
+			if (!pm->ocnt[o]++)
+				touched[nt++] = o;
+			else if (pm->ocnt[o] == 2 && failing(&pm->obs[o]))
+				multi[nmulti++] = o;
+		}
+	}
+	joint_rates(pm, set, n, pm->slot, multi, nmulti, q);
+	for (t = 0; t < nt; t++) {
+		size_t o = touched[t];
+
+		ll += obs_ll(pm, o, pm->slot, q, e) -
+		      (failing(&pm->obs[o]) ? log(e) : log(1 - e));
+		pm->ocnt[o] = 0;
+	}
+	for (i = 0; i < n; i++)
+		pm->slot[set[i]] = -1;
+	free(touched);
+	free(multi);
+	free(q);
 	return ll;
 }
 
-/* the score change of swapping c for d in the set, over the observations
- * crossing either (the others do not change) */
-static double swap_delta(const struct pmodel *pm, char *in, int c, int d,
-			 double e)
+/* the score change of swapping c for d in the set, whose score is base */
+static double swap_delta(struct pmodel *pm, const int *set, int n, int c,
+			 int d, double e, double base)
 {
-	double before = 0, after = 0;
-	uint32_t i;
-	int pass, k;
+	int *tmp = xmalloc(((size_t)n + 1) * sizeof(*tmp)), i;
+	double s;
 
-	for (pass = 0; pass < 2; pass++) {
-		int x = pass ? d : c;
-
-		for (i = pm->coff[x]; i < pm->coff[x + 1]; i++) {
-			size_t o = (size_t)pm->co[i];
-
-			if (pass && pm_obs_has(pm, o, c))
-				continue;
-			for (k = 0; k < 2; k++) {
-				char sc = in[c], sd = in[d];
-
-				if (k) {
-					in[c] = 0;
-					in[d] = 1;
-				}
-				if (k)
-					after += obs_ll(pm, o, in, e);
-				else
-					before += obs_ll(pm, o, in, e);
-				in[c] = sc;
-				in[d] = sd;
-			}
-		}
-	}
-	return after - before - prior_cost(pm, d) + prior_cost(pm, c);
+	for (i = 0; i < n; i++)
+		tmp[i] = set[i] == c ? d : set[i];
+	s = set_score(pm, tmp, n, e);
+	free(tmp);
+	return s - base;
 }
 
 /* --- greedy maximum likelihood --- */
@@ -613,9 +716,9 @@ static void set_mask(char *in, int ncomp, const int *set, int n)
 
 /* the set with c replaced by what explains c's failures without it,
  * into tmp (2 * MAX_PICKS); its score, or -HUGE_VAL when nothing does */
-static double finer(struct pmodel *pm, struct gstate *g, char *in,
-		    const int *set, int n, int c, double e, int cleared_min,
-		    int *tmp, int *ntmp)
+static double finer(struct pmodel *pm, struct gstate *g, const int *set,
+		    int n, int c, double e, int cleared_min, int *tmp,
+		    int *ntmp)
 {
 	int alt[MAX_PICKS], na, nn, j;
 
@@ -629,8 +732,7 @@ static double finer(struct pmodel *pm, struct gstate *g, char *in,
 	*ntmp = nn;
 	if (!na || nn > MAX_PICKS)
 		return -HUGE_VAL;
-	set_mask(in, pm->ncomp, tmp, nn);
-	return total_score(pm, in, nn, e);
+	return set_score(pm, tmp, nn, e);
 }
 
 /* two or more picks that are parts of one host (its two cables, or the
@@ -638,8 +740,8 @@ static double finer(struct pmodel *pm, struct gstate *g, char *in,
  * scores better so: greedy and the finer sets reach a flaky host's rails
  * one at a time, each already half explained by the host's other faults'
  * results; returns the count */
-static int merge_hosts(struct pmodel *pm, double e, char *in, int *set,
-		       int n, int *tmp)
+static int merge_hosts(struct pmodel *pm, double e, int *set, int n,
+		       int *tmp)
 {
 	int i, j, nn, node, parts;
 	double base;
@@ -662,11 +764,9 @@ static int merge_hosts(struct pmodel *pm, double e, char *in, int *set,
 				tmp[nn++] = set[j];
 		if (parts < 2)
 			continue;
-		set_mask(in, pm->ncomp, set, n);
-		base = total_score(pm, in, n, e);
+		base = set_score(pm, set, n, e);
 		tmp[nn++] = node;
-		set_mask(in, pm->ncomp, tmp, nn);
-		if (total_score(pm, in, nn, e) > base + 1e-9) {
+		if (set_score(pm, tmp, nn, e) > base + 1e-9) {
 			memcpy(set, tmp, (size_t)nn * sizeof(*set));
 			n = nn;
 			i = -1;
@@ -722,13 +822,13 @@ static void swap_better(struct pmodel *pm, double e, char *in, int *set,
 
 	for (i = 0; i < n && steps < 4 * MAX_PICKS; i++) {
 		int c = set[i];
-		double best = 1e-9, d;
+		double best = 1e-9, d, base = set_score(pm, set, n, e);
 
 		set_mask(in, pm->ncomp, set, n);
 		nc = sharing(pm, c, in, ov, cand);
 		for (k = 0, bd = -1; k < nc && 2 * ov[cand[k]] >= pm->fail_n[c];
 		     k++) {
-			d = swap_delta(pm, in, c, cand[k], e);
+			d = swap_delta(pm, set, n, c, cand[k], e, base);
 			if (d > best) {
 				best = d;
 				bd = cand[k];
@@ -763,15 +863,14 @@ static int best_round(struct pmodel *pm, double e, int *set)
 		int c = set[i], *u = tmp + 2 * MAX_PICKS;
 		double base, fs, us;
 
-		set_mask(in, pm->ncomp, set, n);
-		base = total_score(pm, in, n, e);
+		base = set_score(pm, set, n, e);
 		/* finer: what explains c's failures without c, the best of
 		 * any components and of those no passing result crosses (a
 		 * switch on the failing rings' paths, flaky at one half,
 		 * against two cables that failed every time: greedy takes the
 		 * switch again, or another as coarse) */
-		fs = finer(pm, &g, in, set, n, c, e, 1, tmp, &nn);
-		us = finer(pm, &g, in, set, n, c, e, INT_MAX, u, &nu);
+		fs = finer(pm, &g, set, n, c, e, 1, tmp, &nn);
+		us = finer(pm, &g, set, n, c, e, INT_MAX, u, &nu);
 		if (us > fs) {
 			memcpy(tmp, u, (size_t)nu * sizeof(*tmp));
 			nn = nu;
@@ -789,15 +888,14 @@ static int best_round(struct pmodel *pm, double e, int *set)
 		for (j = nn = 0; j < n; j++)
 			if (set[j] != c)
 				tmp[nn++] = set[j];
-		set_mask(in, pm->ncomp, tmp, nn);
-		if (total_score(pm, in, nn, e) >= base + prior_cost(pm, c)) {
+		if (set_score(pm, tmp, nn, e) >= base + prior_cost(pm, c)) {
 			memcpy(set, tmp, (size_t)nn * sizeof(*set));
 			n = nn;
 			i--;
 		}
 	}
 	swap_better(pm, e, in, set, n);
-	n = merge_hosts(pm, e, in, set, n, tmp);
+	n = merge_hosts(pm, e, set, n, tmp);
 	free(tmp);
 	free(in);
 	free(g.cf);
@@ -989,10 +1087,8 @@ static int prefer_floor(struct pmodel *pm, double e, char *in, int *set,
 	}
 	if (covered < pm->nfail)
 		goto out;
-	set_mask(in, pm->ncomp, set, n);
-	mine = total_score(pm, in, n, e);
-	set_mask(in, pm->ncomp, fl, nf);
-	if (total_score(pm, in, nf, e) < mine - ALT_MARGIN)
+	mine = set_score(pm, set, n, e);
+	if (set_score(pm, fl, nf, e) < mine - ALT_MARGIN)
 		goto out;
 	for (i = k = w = 0; i < nf; i++)
 		if (llr(pm->fail_n[fl[i]], 0, e) >= penalty(pm))
@@ -1010,9 +1106,10 @@ out:
 /* --- what is reported of each pick --- */
 
 /* alternatives and equivalents of suspect s among the components sharing
- * its failing observations */
+ * its failing observations; in is the set's mask, base its score */
 static void find_alternatives(struct pmodel *pm, struct psuspect *s,
-			      char *in, enum pm_method m, double e)
+			      char *in, const int *set, int n,
+			      enum pm_method m, double e, double base)
 {
 	int c = s->comp, *ov = xcalloc((size_t)pm->ncomp + 1, sizeof(*ov));
 	int *cand = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*cand));
@@ -1039,7 +1136,7 @@ static void find_alternatives(struct pmodel *pm, struct psuspect *s,
 		if (m == PM_TOMOGRAPHY) {
 			if (!pm->pass_n[d] && ov[d] >= s->explained)
 				s->alt[s->nalt++] = d;
-		} else if (swap_delta(pm, in, c, d, e) >= -ALT_MARGIN) {
+		} else if (swap_delta(pm, set, n, c, d, e, base) >= -ALT_MARGIN) {
 			s->alt[s->nalt++] = d;
 		}
 	}
@@ -1133,7 +1230,7 @@ int pm_localize(struct pmodel *pm, enum pm_method m)
 {
 	int *set = xmalloc(MAX_PICKS * sizeof(*set)), n, i, strong;
 	char *in, *done;
-	double e = NOISE_START;
+	double e = NOISE_START, base;
 	uint64_t *tested;
 	size_t o;
 	uint32_t k;
@@ -1203,8 +1300,9 @@ int pm_localize(struct pmodel *pm, enum pm_method m)
 		tested[o] = pair_key(pm->obs[o].a, pm->obs[o].b);
 	qsort(tested, pm->nobs, sizeof(*tested), cmp_u64);
 	pm->tested = tested;
+	base = m == PM_BEST ? set_score(pm, set, n, e) : 0;
 	for (i = 0; i < n; i++)
-		find_alternatives(pm, &pm->sus[i], in, m, e);
+		find_alternatives(pm, &pm->sus[i], in, set, n, m, e, base);
 	free(in);
 	free(set);
 	return 0;

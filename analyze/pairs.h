@@ -13,8 +13,9 @@
  * Methods:
  *   best        greedy maximum likelihood: a faulty component fails the
  *               pairs crossing it with its own rate q (1 for a hard fault,
- *               less for a flaky one), other pairs fail at the noise rate
- *               e; components are added while the log-likelihood ratio of
+ *               less for a flaky one; the rates of a set fitted together,
+ *               a failure through several members shared out among them),
+ *               other pairs fail at the noise rate e; components are added while the log-likelihood ratio of
  *               one pays for its cost (fewest components); a chosen one is
  *               replaced by several finer ones when they explain its
  *               failures better (two bad nodes on one leaf are not "the
@@ -115,6 +116,8 @@ struct pmodel {
 	double *cost;		/* per component: the a-priori odds against
 				 * the parts crossed by exactly its results */
 	size_t nfail, npass;
+	int *slot;		/* scratch: component -> its place in a set, -1 */
+	int *ocnt;		/* scratch: observation -> set members on it, 0 */
 	/* results */
 	struct psuspect *sus;
 	int nsus;
