@@ -846,6 +846,60 @@ static void swap_better(struct pmodel *pm, double e, char *in, int *set,
 	free(cand);
 }
 
+/* is every result crossing d one crossing c? */
+static int nested(const struct pmodel *pm, int d, int c)
+{
+	uint32_t k;
+
+	for (k = pm->coff[d]; k < pm->coff[d + 1]; k++)
+		if (!pm_obs_has(pm, (size_t)pm->co[k], c))
+			return 0;
+	return 1;
+}
+
+/* a component whose results are all a pick's added beside it, the best
+ * while one makes the set score better: greedy explains a
+ * failing result once, so a link's own direction, faulty too, never
+ * comes up once the link is chosen (and the link never, once the
+ * direction is); at rates fitted jointly the pair pays when the
+ * direction fails more than the rest of the link.  Returns the count */
+static int add_nested(struct pmodel *pm, double e, char *in, int *set, int n)
+{
+	int *ov = xcalloc((size_t)pm->ncomp + 1, sizeof(*ov));
+	int *cand = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*cand));
+	int i, k, nc, bd;
+
+	while (n < MAX_PICKS) {
+		double base = set_score(pm, set, n, e), best = base + 1e-9, d;
+
+		set_mask(in, pm->ncomp, set, n);
+		for (i = 0, bd = -1; i < n; i++) {
+			nc = sharing(pm, set[i], in, ov, cand);
+			for (k = 0; k < nc; k++) {
+				int x = cand[k];
+
+				if (ov[x] < pm->fail_n[x] ||
+				    !nested(pm, x, set[i]))
+					continue;
+				set[n] = x;
+				d = set_score(pm, set, n + 1, e);
+				if (d > best) {
+					best = d;
+					bd = x;
+				}
+			}
+			for (k = 0; k < pm->ncomp; k++)
+				ov[k] = 0;
+		}
+		if (bd < 0)
+			break;
+		set[n++] = bd;
+	}
+	free(ov);
+	free(cand);
+	return n;
+}
+
 /* one round at noise rate e: greedy, then each pick replaced by finer
  * components, or dropped, when the whole set scores better so */
 static int best_round(struct pmodel *pm, double e, int *set)
@@ -895,6 +949,7 @@ static int best_round(struct pmodel *pm, double e, int *set)
 		}
 	}
 	swap_better(pm, e, in, set, n);
+	n = add_nested(pm, e, in, set, n);
 	n = merge_hosts(pm, e, set, n, tmp);
 	free(tmp);
 	free(in);
