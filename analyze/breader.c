@@ -894,7 +894,7 @@ const char *br_resolve(const struct bundle_r *b, const char *path, char *out,
 	int hops = 0;
 	size_t i;
 
-	if (pjoin(cur, sizeof(cur), path, (char *)NULL) < 0 || normalise(cur))
+	if (pjoin(cur, sizeof(cur), path, NULL) < 0 || normalise(cur))
 		return NULL;
 restart:
 	/* find the first prefix of cur that is a link */
@@ -923,7 +923,7 @@ restart:
 			dl = slash ? (size_t)(slash - cur) : 0;
 			memcpy(next, cur, dl);
 			if (pjoin(next + dl, sizeof(next) - dl, slash ? "/" : "",
-				  e->data, cur + i + 1, (char *)NULL) < 0)
+				  e->data, cur + i + 1, NULL) < 0)
 				return NULL;
 		}
 		if (normalise(next))
@@ -931,7 +931,7 @@ restart:
 		strcpy(cur, next);
 		goto restart;
 	}
-	if (pjoin(out, n, cur, (char *)NULL) < 0)
+	if (pjoin(out, n, cur, NULL) < 0)
 		return NULL;
 	return out;
 }
@@ -974,7 +974,7 @@ const struct br_entry *br_get(const struct bundle_r *b, const char *path)
 			if (!c->real[0])
 				return NULL;
 			if (pjoin(real, sizeof(real), c->real, "/", slash + 1,
-				  (char *)NULL) < 0)
+				  NULL) < 0)
 				return NULL;
 			e = find(b, real);
 			if (!e || e->type != BR_LINK)
@@ -998,7 +998,7 @@ const struct br_entry *br_lget(const struct bundle_r *b, const char *path)
 	memcpy(dir, path, (size_t)(slash - path));
 	dir[slash - path] = 0;
 	if (!br_resolve(b, dir, real, sizeof(real)) ||
-	    pjoin(full, sizeof(full), real, "/", slash + 1, (char *)NULL) < 0)
+	    pjoin(full, sizeof(full), real, "/", slash + 1, NULL) < 0)
 		return NULL;
 	return find(b, full);
 }
@@ -1052,7 +1052,7 @@ size_t br_list(const struct bundle_r *b, const char *dir, const char ***names)
 
 	*names = NULL;
 	if (!br_resolve(b, dir, real, sizeof(real)) ||
-	    pjoin(prefix, sizeof(prefix), real, "/", (char *)NULL) < 0)
+	    pjoin(prefix, sizeof(prefix), real, "/", NULL) < 0)
 		return 0;
 	pl = strlen(prefix);
 	while (lo < hi) {	/* first entry >= prefix */

@@ -280,21 +280,12 @@ static int device(struct ld *l, const char *dev, const struct jv *map,
  * (rx12_..., ch3_..., tx5_xdp_...) stay in the bundle, where `show ethtool`
  * prints them all: a 400G node has 1,500 of them per netdev, and keeping
  * them would make the database 100 times larger for no check. */
-/* does k start at q (an inline loop: most tries fail at the first or
- * second byte, and a call to strncmp cost more than the comparison) */
-static inline int at(const char *q, const char *k)
-{
-	while (*k && *q == *k)
-		q++, k++;
-	return !*k;
-}
-
 static int stat_wanted(const char *name)
 {
 	static const char *const totals[] = {
 		"rx_packets", "tx_packets", "rx_bytes", "tx_bytes",
 	};
-#define AT(k) at(q, k)
+#define AT(k) starts_with(q, k)
 	const char *p = name, *q;
 	size_t i;
 	int hit = 0;

@@ -502,7 +502,7 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 	pthread_t th[64];
 	struct pool p;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int nth, i, rc = 0;
+	int nth, i, rc = 0, tail;
 	size_t k, batch = 0, diagnosed = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -574,9 +574,10 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 		 * are done runs alone, so the last 512 go in batches of 32
 		 * (2,000 bundles: the final batch was 208 bundles, a second on
 		 * one CPU with the other idle) */
-		if (++batch == (f.n - k <= 512 ? 32 : 64)) {
+		tail = f.n - k <= 512;
+		if (++batch == (tail ? 32 : 64)) {
 			db_run(db, "COMMIT");
-			if (st->nnew - diagnosed >= (f.n - k <= 512 ? 32u : 256u))
+			if (st->nnew - diagnosed >= (tail ? 32u : 256u))
 				diagnose_since(db, diagnose, st, &diagnosed);
 			db_run(db, "BEGIN");
 			batch = 0;

@@ -178,13 +178,14 @@ struct todo_set {
 	size_t n;
 	struct srcrow *src;	/* their sources, by bundle */
 	size_t nsrc;
+	size_t *first;		/* ids[i]'s sources: src[first[i] .. first[i + 1]) */
 	int full;		/* todo_rule holds all of todo */
 };
 
 static void todo_read(sqlite3 *db, struct todo_set *t)
 {
 	sqlite3_stmt *st;
-	size_t alloc = 0;
+	size_t alloc = 0, i, k;
 
 	memset(t, 0, sizeof(*t));
 	st = db_query(db, "SELECT bundle_id FROM todo ORDER BY bundle_id", NULL);
@@ -211,6 +212,14 @@ static void todo_read(sqlite3 *db, struct todo_set *t)
 		w->reason = xstrdup((const char *)sqlite3_column_text(st, 3));
 	}
 	db_done(st);
+	/* both in bundle order: each bundle's sources found in one walk */
+	t->first = xcalloc(t->n + 1, sizeof(*t->first));
+	for (i = 0, k = 0; i < t->n; i++) {
+		while (k < t->nsrc && t->src[k].bid < t->ids[i])
+			k++;
+		t->first[i] = k;
+	}
+	t->first[t->n] = t->nsrc;
 	t->full = 1;	/* rules_run() filled todo_rule from todo */
 }
 
@@ -225,26 +234,8 @@ static void todo_release(struct todo_set *t)
 	}
 	free(t->src);
 	free(t->ids);
+	free(t->first);
 	memset(t, 0, sizeof(*t));
-}
-
-/* the sources of bundle bid: [*lo, return) */
-static size_t src_of(const struct todo_set *t, int64_t bid, size_t *lo)
-{
-	size_t a = 0, b = t->nsrc, e;
-
-	while (a < b) {
-		size_t m = (a + b) / 2;
-
-		if (t->src[m].bid < bid)
-			a = m + 1;
-		else
-			b = m;
-	}
-	for (e = a; e < t->nsrc && t->src[e].bid == bid; e++)
-		;
-	*lo = a;
-	return e;
 }
 
 /* is one source of the group "a|b|c" ok or partial in [lo, hi)? */
@@ -302,7 +293,8 @@ static int select_bundles(sqlite3 *db, const struct rule *r,
 
 			if (out[i])
 				continue;
-			hi = src_of(t, t->ids[i], &lo);
+			lo = t->first[i];
+			hi = t->first[i + 1];
 			if (group_met(t, lo, hi, p, gl))
 				continue;
 			snprintf(first, sizeof(first), "%.*s", (int)fl, p);

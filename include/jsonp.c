@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
 #include "jsonp.h"
 #include "log.h"
 

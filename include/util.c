@@ -128,11 +128,6 @@ int64_t mono_ms(void)
 	return mono_us() / 1000;
 }
 
-int starts_with(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
 const char *errno_name(int err)
 {
 	const char *s = strerrorname_np(err);
