@@ -1019,7 +1019,7 @@ int ih_lspci(struct imp *im, const char *text, size_t len,
 	struct fn *v = calloc(MAX_FUNCS, sizeof(*v));
 	unsigned char *cfg = malloc(CFG_EXT);
 	enum reg cur = R_NONE;
-	int n = 0, i, rc = 1, skipped = 0;
+	int n = 0, i, rc = 1, skipped = 0, lead = 0;
 
 	(void)arg;
 	if (!l || !v || !cfg) {
@@ -1053,8 +1053,13 @@ int ih_lspci(struct imp *im, const char *text, size_t len,
 			fn_init(&v[n]);
 			if (parse_bdf(l->s, &v[n], &rest) < 0 ||
 			    device_line(rest, &v[n]) < 0) {
-				if (!n)
+				/* lspci's own warnings first ("lspci: Unable
+				 * to load libkmod resources"), a prompt or a
+				 * heading: a few lines are let go */
+				if (!n && ++lead > 5)
 					goto out;	/* not lspci */
+				if (!n)
+					continue;
 				skipped++;
 				cur = R_NONE;
 				continue;

@@ -208,13 +208,13 @@ static int proc_modules(struct imp *im, const char *text, size_t len,
 
 /* kmod's lsmod: "Module                  Size  Used by", then
  * "%-19s %8lu  %d" and " user,user" (kmod tools/lsmod.c) */
-static int lsmod(struct imp *im, const char *text, size_t len,
+int ih_lsmod(struct imp *im, const char *text, size_t len,
 		 const char *origin, const char *arg)
 {
 	struct buf out = BUF_INIT;
 	struct ih_lines it;
 	struct ih_line *l;
-	int head = 0, n = 0, skipped = 0, rc = 1;
+	int head = 0, headless = 0, n = 0, skipped = 0, rc = 1;
 
 	(void)arg;
 	rc = proc_modules(im, text, len, origin);
@@ -230,17 +230,21 @@ static int lsmod(struct imp *im, const char *text, size_t len,
 		uint64_t sz, rf;
 		int k;
 
-		if (!head) {
+		if (!head && !headless) {
 			char a[16], b[16], c[16], d[16];
 
 			if (!l->len)
 				continue;
+			/* `lsmod | grep mlx` has no header: the lines alone,
+			 * and only the modules the filter kept */
 			if (sscanf(l->s, "%15s %15s %15s %15s", a, b, c, d) != 4 ||
 			    strcmp(a, "Module") || strcmp(b, "Size") ||
-			    strcmp(c, "Used") || strcmp(d, "by"))
-				goto out;	/* not lsmod */
-			head = 1;
-			continue;
+			    strcmp(c, "Used") || strcmp(d, "by")) {
+				headless = 1;
+			} else {
+				head = 1;
+				continue;
+			}
 		}
 		if (!l->len)
 			continue;
@@ -268,7 +272,8 @@ static int lsmod(struct imp *im, const char *text, size_t len,
 		buf_addstr(&out, " Live 0x0000000000000000\n");
 		n++;
 	}
-	if (!head) {
+	/* without its header, most lines must be lsmod's */
+	if ((!head && !headless) || !n || (headless && skipped > n)) {
 		rc = 1;
 		goto out;
 	}
@@ -277,13 +282,17 @@ static int lsmod(struct imp *im, const char *text, size_t len,
 		goto out;
 	}
 	if (skipped)
-		imp_note(im, "%s: %d lines not lsmod's (left out)", origin,
-			 skipped);
+		imp_dropped(im, "%s: %d lines not lsmod's left out", origin,
+			    skipped);
 	rc = imp_put(im, "proc/modules", out.buf, out.len, origin,
 		     IMP_DERIVED);
+	/* a list without its header is a filtered one (lsmod | grep): a
+	 * module not in it may well be loaded */
 	if (!rc)
-		imp_source(im, "modules", skipped ? "partial" : "ok",
-			   skipped ? "lines of the lsmod output left out" : "");
+		imp_source(im, "modules", skipped || headless ? "partial" : "ok",
+			   headless ? "a filtered lsmod (no header line): only "
+			   "the modules it lists are known" : skipped ? "lines "
+			   "of the lsmod output left out" : "");
 out:
 	buf_release(&out);
 	free(l);
@@ -476,7 +485,7 @@ static int dmesg_line(const char *s, struct buf *out, char *host, size_t hn)
 	return 0;
 }
 
-static int dmesg(struct imp *im, const char *text, size_t len,
+int ih_dmesg(struct imp *im, const char *text, size_t len,
 		 const char *origin, const char *arg)
 {
 	struct buf out = BUF_INIT;
@@ -547,8 +556,8 @@ static int memlock_value(const char *text, size_t len, char *out, size_t n)
 		tag = strstr(l->s, "(kbytes, -l)");
 		if (tag && !strncmp(ih_skip(l->s), "max locked memory", 17))
 			v = ih_skip(tag + 12);
-		else if (lines == 1)
-			v = ih_skip(l->s);
+		else if (lines == 1 && !strstr(l->s, ", -"))
+			v = ih_skip(l->s);	/* ulimit -l: the value alone */
 		if (!v)
 			continue;
 		if (!strcmp(v, "unlimited")) {
@@ -594,14 +603,14 @@ static int ulimit_set(struct imp *im, const char *text, size_t len,
 	return rc;
 }
 
-static int ulimit_soft(struct imp *im, const char *text, size_t len,
+int ih_ulimit_soft(struct imp *im, const char *text, size_t len,
 		       const char *origin, const char *arg)
 {
 	(void)arg;
 	return ulimit_set(im, text, len, origin, "soft");
 }
 
-static int ulimit_hard(struct imp *im, const char *text, size_t len,
+int ih_ulimit_hard(struct imp *im, const char *text, size_t len,
 		       const char *origin, const char *arg)
 {
 	(void)arg;
@@ -611,7 +620,7 @@ static int ulimit_hard(struct imp *im, const char *text, size_t len,
 /* --- pasted copies of node files --- */
 
 /* /proc/meminfo: "Key:   N kB" lines, MemTotal first */
-static int meminfo(struct imp *im, const char *text, size_t len,
+int ih_meminfo(struct imp *im, const char *text, size_t len,
 		   const char *origin, const char *arg)
 {
 	(void)arg;
@@ -621,7 +630,7 @@ static int meminfo(struct imp *im, const char *text, size_t len,
 }
 
 /* /proc/cmdline: one line of printable text */
-static int cmdline(struct imp *im, const char *text, size_t len,
+int ih_cmdline(struct imp *im, const char *text, size_t len,
 		   const char *origin, const char *arg)
 {
 	size_t i, n = len;
@@ -638,7 +647,7 @@ static int cmdline(struct imp *im, const char *text, size_t len,
 }
 
 /* limits.conf: comments, or "domain type item value" */
-static int limits_conf(struct imp *im, const char *text, size_t len,
+int ih_limits_conf(struct imp *im, const char *text, size_t len,
 		       const char *origin, const char *arg)
 {
 	struct ih_lines it;
@@ -666,7 +675,7 @@ static int limits_conf(struct imp *im, const char *text, size_t len,
 
 /* --- mlxlink, NCCL logs, perftest --- */
 
-static int mlxlink(struct imp *im, const char *text, size_t len,
+int ih_mlxlink(struct imp *im, const char *text, size_t len,
 		   const char *origin, const char *arg)
 {
 	char dev[64], p[128];
@@ -696,7 +705,7 @@ static int mlxlink(struct imp *im, const char *text, size_t len,
 }
 
 /* an NCCL log: one line NCCL's own parser knows */
-static int is_nccl(const char *text, size_t len)
+int ih_is_nccl(const char *text, size_t len)
 {
 	struct ih_lines it;
 	struct ih_line *l = malloc(sizeof(*l));
@@ -714,7 +723,7 @@ static int is_nccl(const char *text, size_t len)
 }
 
 /* /etc/nccl.conf as cat prints it: NAME=value lines and comments */
-static int nccl_conf(struct imp *im, const char *text, size_t len,
+int ih_nccl_conf(struct imp *im, const char *text, size_t len,
 		     const char *origin, const char *arg)
 {
 	struct ih_lines it;
@@ -741,7 +750,7 @@ static int nccl_conf(struct imp *im, const char *text, size_t len,
 	return imp_put(im, "etc/nccl.conf", text, len, origin, IMP_RAW);
 }
 
-static int attachment(struct imp *im, const char *text, size_t len,
+int ih_attachment(struct imp *im, const char *text, size_t len,
 		      const char *origin, const char *arg)
 {
 	char p[300];
@@ -749,7 +758,7 @@ static int attachment(struct imp *im, const char *text, size_t len,
 	size_t i;
 
 	(void)arg;
-	if (memchr(text, 0, len) || (!is_nccl(text, len) &&
+	if (memchr(text, 0, len) || (!ih_is_nccl(text, len) &&
 				     !perftest_detect(text, len)))
 		return 1;
 	base = base ? base + 1 : origin;
@@ -766,36 +775,3 @@ static int attachment(struct imp *im, const char *text, size_t len,
 	imp_source(im, "attach", "ok", "");
 	return 0;
 }
-
-/* The order matters where names overlap: the first row whose pattern
- * matches and whose parser takes the text wins ("ethtool_*" after the
- * ethtool option rows). */
-const struct imp_parser imp_parsers_host[] = {
-	{ "lspci", "lspci|lspci_-*", "pci", ih_lspci },
-	{ "lsmod", "lsmod|proc_modules|modules", "modules", lsmod },
-	{ "dmesg", "dmesg|dmesg_-*|journalctl_-k|journalctl_-k*|"
-	  "journalctl_--dmesg*|kern|kern.log", "klog", dmesg },
-	{ "ethtool -S", "ethtool_-S_*|ethtool_--statistics_*", "netdev",
-	  ih_ethtool_stats },
-	{ "ethtool -i", "ethtool_-i_*|ethtool_--driver_*", "netdev",
-	  ih_ethtool_drvinfo },
-	{ "ethtool -a", "ethtool_-a_*|ethtool_--show-pause_*", "netdev",
-	  ih_ethtool_pause },
-	{ "ethtool", "ethtool_*", "netdev", ih_ethtool_link },
-	{ "dcb pfc show", "dcb_pfc_show_dev_*|dcb_-s_pfc_show_dev_*|"
-	  "dcb_-statistics_pfc_show_dev_*", "netdev", ih_dcb_pfc },
-	{ "ip", "ip_*|ip", "netdev", ih_ip },
-	{ "ulimit -l", "ulimit_-l|ulimit_-Sl|ulimit_-a|ulimit_-Sa|ulimit",
-	  "limits", ulimit_soft },
-	{ "ulimit -Hl", "ulimit_-Hl|ulimit_-Ha", "limits", ulimit_hard },
-	{ "/proc/meminfo", "meminfo|proc_meminfo", "limits", meminfo },
-	{ "/proc/cmdline", "cmdline|proc_cmdline", "identity", cmdline },
-	{ "limits.conf", "limits.conf|etc_security_limits.conf", "limits",
-	  limits_conf },
-	{ "mlxlink", "mlxlink_-d_*", "commands", mlxlink },
-	{ "/etc/nccl.conf", "nccl.conf|etc_nccl.conf", "nccl", nccl_conf },
-	{ "NCCL log, perftest output", "nccl*|*nccl|*.nccl|ib_*|"
-	  "raw_ethernet_*|perftest*|*perftest|*_bw|*_lat|*_perf|*_perf_*",
-	  "attach", attachment },
-	{ NULL, NULL, NULL, NULL },
-};

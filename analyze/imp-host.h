@@ -1,6 +1,6 @@
 /* imp-host: the host-side parsers of import (imp-host.c, imp-host-pci.c,
  * imp-host-net.c) and the small helpers they share.  Only these files
- * include it; the table they fill is imp_parsers_host[] in import.h. */
+ * include it; their parsers are rows of imp_readers[] (import.h). */
 #ifndef RDMA_ANALYZE_IMP_HOST_H
 #define RDMA_ANALYZE_IMP_HOST_H
 
@@ -42,20 +42,7 @@ int ih_has(const char *text, size_t len, const char *needle);
 int ih_json_set(struct imp *im, const char *path, const char *origin,
 		const char *ifname, const char *key, const char *value);
 
-/* the parsers (same contract as imp_parse_fn) */
-int ih_lspci(struct imp *im, const char *text, size_t len, const char *origin,
-	     const char *arg);
-int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
-		     const char *origin, const char *arg);
-int ih_ethtool_drvinfo(struct imp *im, const char *text, size_t len,
-		       const char *origin, const char *arg);
-int ih_ethtool_pause(struct imp *im, const char *text, size_t len,
-		     const char *origin, const char *arg);
-int ih_ethtool_link(struct imp *im, const char *text, size_t len,
-		    const char *origin, const char *arg);
-int ih_dcb_pfc(struct imp *im, const char *text, size_t len,
-	       const char *origin, const char *arg);
-int ih_ip(struct imp *im, const char *text, size_t len, const char *origin,
-	  const char *arg);
+/* does the text hold a line NCCL's parser knows? */
+int ih_is_nccl(const char *text, size_t len);
 
 #endif

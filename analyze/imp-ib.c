@@ -422,7 +422,7 @@ static int ca_header(const char *s, char *dev, size_t n, int *type)
 }
 
 static int ibstat_port_field(struct imp *im, const char *origin,
-			     const char *pdir, const char *s)
+			     const char *pdir, const char *s, char guid[20])
 {
 	char path[256], buf[64];
 	unsigned long long v;
@@ -476,18 +476,44 @@ static int ibstat_port_field(struct imp *im, const char *origin,
 
 		if (hex_guid(x, &g))
 			return 1;
-		if (!g)
-			return 0;
+		/* an InfiniBand port's GID 0 is its subnet prefix and port
+		 * GUID (IBA 4.1.1): kept for the Link layer line to say so;
+		 * a RoCE port's GID 0 is made of its MAC, not of this */
 		guid_colon(g, c);
-		/* ibstat's port GUID is gids/0's interface id */
-		snprintf(buf, sizeof(buf), "fe80:0000:0000:0000:%s", c);
-		return put_str(im, origin, P("gids/0"), buf);
+		snprintf(guid, 20, "%s", g ? c : "");
+		return 0;
 	}
-	if ((x = field(s, "Link layer")))
-		return strcmp(x, "InfiniBand") && strcmp(x, "Ethernet") ? 1 :
-		       put_str(im, origin, P("link_layer"), x);
+	if ((x = field(s, "Link layer"))) {
+		/* ibsim's umad2sim says "IB" */
+		if (!strcmp(x, "IB"))
+			x = "InfiniBand";
+		if (strcmp(x, "InfiniBand") && strcmp(x, "Ethernet"))
+			return 1;
+		if (!strcmp(x, "InfiniBand") && guid[0]) {
+			snprintf(buf, sizeof(buf), "fe80:0000:0000:0000:%s", guid);
+			if (put_str(im, origin, P("gids/0"), buf) < 0)
+				return -1;
+		}
+		guid[0] = 0;
+		return put_str(im, origin, P("link_layer"), x);
+	}
 #undef P
 	return 1;	/* Effective speed, and what a newer ibstat adds */
+}
+
+/* a port block ended without a Link layer line: an ibstat older than
+ * RoCE (rdma-core added the line with it), so InfiniBand */
+static int ibstat_port_end(struct imp *im, const char *origin,
+			   const char *pdir, char guid[20])
+{
+	char path[256], buf[64];
+
+	if (!pdir[0] || !guid[0])
+		return 0;
+	snprintf(path, sizeof(path), "%s/gids/0", pdir);
+	snprintf(buf, sizeof(buf), "fe80:0000:0000:0000:%s", guid);
+	guid[0] = 0;
+	return put_str(im, origin, path, buf);
 }
 
 static int ibstat_ca_field(struct imp *im, const char *origin, const char *dir,
@@ -518,12 +544,13 @@ static int ibstat_ca_field(struct imp *im, const char *origin, const char *dir,
 	return 1;
 }
 
-static int parse_ibstat(struct imp *im, const char *text, size_t len,
+int ib_ibstat(struct imp *im, const char *text, size_t len,
 			const char *origin, const char *arg)
 {
 	static const char *const node_type[] = { "", "CA", "switch", "router", "RNIC" };
 	struct lines r = { text, text + len };
 	char line[LINE_MAX_IB], dev[64] = "", dir[128], pdir[160] = "";
+	char guid[20] = "";
 	unsigned long long pn;
 	int type, cas = 0, rc;
 	char *s, *x;
@@ -534,6 +561,8 @@ static int parse_ibstat(struct imp *im, const char *text, size_t len,
 		if (!*s)
 			continue;
 		if (!ca_header(s, dev, sizeof(dev), &type)) {
+			if (ibstat_port_end(im, origin, pdir, guid) < 0)
+				return -1;
 			if (++cas > MAX_DEVS)
 				break;
 			snprintf(dir, sizeof(dir), SYS_IB "/%s", dev);
@@ -550,23 +579,27 @@ static int parse_ibstat(struct imp *im, const char *text, size_t len,
 			*x = 0;
 			if (num(s + 5, 10, 255, &pn) || !pn)
 				return cas ? 0 : 1;
+			if (ibstat_port_end(im, origin, pdir, guid) < 0)
+				return -1;
 			snprintf(pdir, sizeof(pdir), "%s/ports/%llu", dir, pn);
 			continue;
 		}
-		rc = pdir[0] ? ibstat_port_field(im, origin, pdir, s) :
+		rc = pdir[0] ? ibstat_port_field(im, origin, pdir, s, guid) :
 			       ibstat_ca_field(im, origin, dir, s);
 		if (rc < 0)
 			return -1;
 		if (rc > 0)
 			imp_note(im, "%s: line not understood: %.80s", origin, s);
 	}
+	if (ibstat_port_end(im, origin, pdir, guid) < 0)
+		return -1;
 	/* an iblinkinfo read before (its name sorts first) finds its local
 	 * CA port now */
 	return !cas ? 1 : li_stored(im, origin);
 }
 
 /* ibstatus: "Infiniband device 'mlx5_0' port 1 status:" and sysfs as is */
-static int parse_ibstatus(struct imp *im, const char *text, size_t len,
+int ib_ibstatus(struct imp *im, const char *text, size_t len,
 			  const char *origin, const char *arg)
 {
 	static const struct {
@@ -599,6 +632,10 @@ static int parse_ibstatus(struct imp *im, const char *text, size_t len,
 
 			if (!x || !*x)
 				continue;
+			/* "default gid: unknown" (no gids/0 to read) is none */
+			if (!strcmp(f[i].file, "gids/0") && (strlen(x) != 39 ||
+							     x[4] != ':'))
+				break;
 			snprintf(path, sizeof(path), "%s/%s", pdir, f[i].file);
 			if (put_str(im, origin, path, x) < 0)
 				return -1;
@@ -1099,7 +1136,7 @@ static int devinfo_line(struct devinfo *d, char *s)
 	return ex_line(d, k, x);
 }
 
-static int parse_devinfo(struct imp *im, const char *text, size_t len,
+int ib_devinfo(struct imp *im, const char *text, size_t len,
 			 const char *origin, const char *arg)
 {
 	struct lines r = { text, text + len };
@@ -1174,7 +1211,7 @@ out:
 
 /* --- show_gids --- */
 
-static int parse_show_gids(struct imp *im, const char *text, size_t len,
+int ib_show_gids(struct imp *im, const char *text, size_t len,
 			   const char *origin, const char *arg)
 {
 	struct lines r = { text, text + len };
@@ -1241,7 +1278,7 @@ static int parse_show_gids(struct imp *im, const char *text, size_t len,
 
 /* --- ibdev2netdev --- */
 
-static int parse_ibdev2netdev(struct imp *im, const char *text, size_t len,
+int ib_ibdev2netdev(struct imp *im, const char *text, size_t len,
 			      const char *origin, const char *arg)
 {
 	static const char *const states[] = { "", "DOWN", "INIT", "ARMED",
@@ -1442,7 +1479,7 @@ static int ls_entry(struct json *j, const char *key, char *s, int *dated)
 	return 0;
 }
 
-static int parse_ls_infiniband(struct imp *im, const char *text, size_t len,
+int ib_ls_infiniband(struct imp *im, const char *text, size_t len,
 			       const char *origin, const char *arg)
 {
 	struct lines r = { text, text + len };
@@ -1533,7 +1570,7 @@ static int parse_ls_infiniband(struct imp *im, const char *text, size_t len,
 
 /* --- sminfo --- */
 
-static int parse_sminfo(struct imp *im, const char *text, size_t len,
+int ib_sminfo(struct imp *im, const char *text, size_t len,
 			const char *origin, const char *arg)
 {
 	struct lines r = { text, text + len };
@@ -1665,7 +1702,7 @@ static int pq_sysfs(struct imp *im, const char *origin, const char *dev,
 	return 0;
 }
 
-static int parse_perfquery(struct imp *im, const char *text, size_t len,
+int ib_perfquery(struct imp *im, const char *text, size_t len,
 			   const char *origin, const char *arg)
 {
 	struct lines r = { text, text + len };
@@ -2316,7 +2353,7 @@ static int li_stored(struct imp *im, const char *origin)
 	return rc;
 }
 
-static int parse_iblinkinfo(struct imp *im, const char *text, size_t len,
+int ib_iblinkinfo(struct imp *im, const char *text, size_t len,
 			    const char *origin, const char *arg)
 {
 	struct linkinfo li = { NULL, 0 };
@@ -2333,20 +2370,3 @@ out:
 	li_free(&li);
 	return rc;
 }
-
-const struct imp_parser imp_parsers_ib[] = {
-	{ "ibv_devinfo", "ibv_devinfo|ibv_devinfo_-v", "verbs", parse_devinfo },
-	{ "ibstat", "ibstat|ibstat_*", "sysfs", parse_ibstat },
-	{ "ibstatus", "ibstatus", "sysfs", parse_ibstatus },
-	{ "show_gids", "show_gids|show_gids_*", "sysfs", parse_show_gids },
-	{ "ibdev2netdev", "ibdev2netdev|ibdev2netdev_-v", "sysfs",
-	  parse_ibdev2netdev },
-	{ "ls -la /dev/infiniband", "ls_-la_dev_infiniband|ls_-l_dev_infiniband|"
-	  "ls_-la_.dev.infiniband|ls_-l_.dev.infiniband|ls-infiniband",
-	  "devnodes", parse_ls_infiniband },
-	{ "sminfo", "sminfo|sminfo_-C_*", "mad", parse_sminfo },
-	{ "perfquery", "perfquery|perfquery_-x|perfquery_-C_*|perfquery_-x_-C_*",
-	  "mad", parse_perfquery },
-	{ "iblinkinfo", "iblinkinfo|iblinkinfo_-C_*", "fabric", parse_iblinkinfo },
-	{ NULL, NULL, NULL, NULL },
-};

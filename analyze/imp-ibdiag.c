@@ -847,18 +847,12 @@ out:
 	return rc;
 }
 
-static int parse_dbcsv(struct imp *im, const char *text, size_t len,
+int ibdiag_dbcsv(struct imp *im, const char *text, size_t len,
 		       const char *origin, const char *arg)
 {
 	(void)arg;
 	return build(im, text, len, NULL, 0, origin);
 }
-
-const struct imp_parser imp_parsers_fabric[] = {
-	{ .tool = "ibdiagnet", .names = "ibdiagnet2.db_csv|*.db_csv",
-	  .source = "fabric", .parse = parse_dbcsv },
-	{ 0 },
-};
 
 static const char *base(const char *name)
 {

@@ -12,7 +12,7 @@ int load_import(struct ld *l);
 
 int load_import(struct ld *l)
 {
-	const struct jv *im = jget(l->b->manifest, "import"), *notes;
+	const struct jv *im = jget(l->b->manifest, "import"), *notes, *inputs;
 	const char *p, *org, *kind = jstr(im, "kind");
 	struct buf nb = BUF_INIT;
 	size_t len, i;
@@ -32,6 +32,19 @@ int load_import(struct ld *l)
 		     kind, jstr(im, "input"), jint(im, "files", 0),
 		     jint(im, "unused", 0), nb.len ? nb.buf : NULL);
 	buf_release(&nb);
+	inputs = jget(im, "inputs");
+	for (i = 0; !rc && i < jlen(inputs); i++) {
+		const struct jv *x = jat(inputs, i);
+		const char *file = jstr(x, "file"), *st = jstr(x, "status");
+
+		if (!file || !st)
+			continue;
+		rc = ld_exec(l, "INSERT OR IGNORE INTO import_inputs (bundle_id, "
+			     "file, line, command, reader, status, reason) VALUES "
+			     "(?, ?, ?, ?, ?, ?, ?)", "isissss", l->bid, file,
+			     jint(x, "line", 0), jstr(x, "command"),
+			     jstr(x, "reader"), st, jstr(x, "reason"));
+	}
 	org = jstr(im, "origins");
 	p = org ? br_data(l->b, org, &len) : NULL;
 	while (!rc && p && *p) {

@@ -313,7 +313,20 @@ static int read_archive(struct rd *r, const char *path)
 	int rc = 0, h;
 
 	archive_read_support_filter_all(a);
-	archive_read_support_format_all(a);
+	/* every archive format but the text-like ones: mtree takes any line
+	 * of a pasted output for an entry's name ("hello" is a file), warc
+	 * is no evidence anyone keeps */
+	archive_read_support_format_7zip(a);
+	archive_read_support_format_ar(a);
+	archive_read_support_format_cab(a);
+	archive_read_support_format_cpio(a);
+	archive_read_support_format_iso9660(a);
+	archive_read_support_format_lha(a);
+	archive_read_support_format_rar(a);
+	archive_read_support_format_rar5(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_xar(a);
+	archive_read_support_format_zip(a);
 	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
 		snprintf(r->err, r->errlen, "not a readable archive: %s",
 			 archive_error_string(a));
@@ -436,6 +449,47 @@ static int cmp_in(const void *a, const void *b)
 		      ((const struct imp_in *)b)->name);
 }
 
+static const char *stdin_data;
+static size_t stdin_len;
+
+void imp_stdin(const char *data, size_t len)
+{
+	stdin_data = data;
+	stdin_len = len;
+}
+
+/* one file that is no archive: a pasted output, as it is */
+static int read_plain(struct rd *r, const char *path, const struct stat *st)
+{
+	const char *base = strrchr(path, '/');
+	char *data = NULL, *name;
+	size_t len = 0;
+	int fd, rc;
+
+	base = base && base[1] ? base + 1 : path;
+	name = clean_name(base, r->lim->max_path);
+	if (!name) {
+		snprintf(r->err, r->errlen, "a file name rdma-analyze does not "
+			 "take (control characters?)");
+		return -1;
+	}
+	if (r->names_only)
+		return add_file(r, name, xstrdup(""), 0, 0);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(r->err, r->errlen, "cannot open: %s", strerror(errno));
+		free(name);
+		return -1;
+	}
+	rc = read_fd(r, fd, name, &data, &len);
+	close(fd);
+	if (rc < 0) {
+		free(name);
+		return -1;
+	}
+	return add_file(r, name, data, len, (long long)st->st_mtime);
+}
+
 int imp_read(const char *path, const struct br_limits *lim, int names_only,
 	     struct imp_input *in, char *err, size_t errlen)
 {
@@ -451,6 +505,18 @@ int imp_read(const char *path, const struct br_limits *lim, int names_only,
 	r.names_only = names_only;
 	r.err = err;
 	r.errlen = errlen;
+	if (!strcmp(path, "-") && stdin_data) {
+		/* standard input, read once by the caller */
+		if (stdin_len > r.lim->max_entry) {
+			snprintf(err, errlen, "standard input: larger than %zu MiB",
+				 r.lim->max_entry >> 20);
+			return -1;
+		}
+		rc = add_file(&r, xstrdup("stdin"), names_only ? xstrdup("") :
+			      xstrndup(stdin_data, stdin_len),
+			      names_only ? 0 : stdin_len, 0);
+		goto done;
+	}
 	if (stat(path, &st) < 0) {
 		snprintf(err, errlen, "cannot open: %s", strerror(errno));
 		return -1;
@@ -470,8 +536,15 @@ int imp_read(const char *path, const struct br_limits *lim, int names_only,
 		snprintf(err, errlen, "larger than %zu MiB", r.lim->max_file >> 20);
 		return -1;
 	} else {
-		rc = read_archive(&r, path);
+		rc = st.st_size ? read_archive(&r, path) : -1;
+		/* no archive at all: the file itself is the evidence */
+		if (rc && !r.entries && (!st.st_size ||
+					 starts_with(err, "not a readable archive"))) {
+			imp_input_release(in);
+			rc = read_plain(&r, path, &st);
+		}
 	}
+done:
 	if (!rc)
 		drop_top(&r);
 	for (i = 0; i < r.ndirs; i++)

@@ -18,13 +18,8 @@
 #include "sha256.h"
 #include "util.h"
 
-/* Until imp-ib.c, imp-host.c, imp-ibdiag.c and imp-sysinfo.c land (other
- * hands write them), empty weak tables and handlers keep the build whole
- * in any order; their own definitions replace these at link time. */
-__attribute__((weak)) const struct imp_parser imp_parsers_ib[] = { { 0 } };
-__attribute__((weak)) const struct imp_parser imp_parsers_host[] = { { 0 } };
-__attribute__((weak)) const struct imp_parser imp_parsers_fabric[] = { { 0 } };
-
+/* Until imp-sysinfo.c and imp-ibdiag.c land (other hands write them),
+ * weak handlers keep the build whole in any order. */
 __attribute__((weak)) int imp_kind_sysinfo(struct imp *im,
 					   const struct imp_in *v, size_t n)
 {
@@ -62,6 +57,19 @@ static const char *const ident_keys[] = {
 #define MAX_HOPS 40
 #define ORIGINS "rdma-collect/import/origins.tsv"
 
+/* what became of one input file, or of one part of a pasted one */
+struct iput {
+	char *file;
+	unsigned line;		/* the part's first line; 0: the whole file */
+	char *command;		/* its prompt's command line, or NULL */
+	const char *reader;	/* the tool whose reader took it, or NULL */
+	const char *status;	/* read, partial, unread */
+	char *reason;		/* why not (all of it) */
+	int named;		/* a reader's name pattern matched it */
+};
+
+#define MAX_INPUTS 2000
+
 struct ient {
 	char *path;
 	char *data;		/* bytes or link target, NUL-terminated */
@@ -71,9 +79,12 @@ struct ient {
 	char *origin;		/* NULL for folders the builder made */
 };
 
+struct imp_kind;
+
 struct imp {
 	const struct br_limits *lim;
 	const char *kind;
+	const struct imp_kind *kd;
 	struct ient *v;
 	size_t n, alloc;
 	size_t *slot;		/* open addressing: index + 1, 0 empty */
@@ -87,6 +98,11 @@ struct imp {
 	char *ident[NIDENT];
 	char **notes;
 	size_t nnotes, lost_notes;
+	struct iput *inputs;	/* what became of each input (part) */
+	size_t ninputs, lost_inputs;
+	struct iput *cur;	/* the one being parsed */
+	size_t nraw;		/* raw copies taken */
+	int content;		/* readers chosen by content too (outputs) */
 	int failed;
 	char err[256];
 };
@@ -650,69 +666,352 @@ static void raw_seen(struct imp *im, const char *name)
 			source_seen(im, raw_sources[i].source);
 }
 
+/* --- what became of each input --- */
+
+static struct iput *input_add(struct imp *im, const char *file, unsigned line,
+			      const char *command)
+{
+	struct iput *p;
+
+	if (im->ninputs >= MAX_INPUTS) {
+		im->lost_inputs++;
+		return NULL;
+	}
+	im->inputs = xrealloc(im->inputs, (im->ninputs + 1) * sizeof(*p));
+	p = &im->inputs[im->ninputs++];
+	memset(p, 0, sizeof(*p));
+	p->file = xstrdup(file);
+	p->line = line;
+	p->command = command ? xstrdup(command) : NULL;
+	p->status = "unread";
+	return p;
+}
+
+static void input_reason(struct iput *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void input_reason(struct iput *p, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	if (!p)
+		return;
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	free(p->reason);
+	p->reason = buf_detach(&b, NULL);
+}
+
+void imp_dropped(struct imp *im, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (im->cur) {
+		if (!im->cur->reason) {
+			im->cur->reason = xstrdup(b.buf);
+		} else if (strlen(im->cur->reason) < 400) {
+			char *r = xmalloc(strlen(im->cur->reason) + b.len + 3);
+
+			sprintf(r, "%s; %s", im->cur->reason, b.buf);
+			free(im->cur->reason);
+			im->cur->reason = r;
+		}
+		im->cur->status = "partial";
+	}
+	imp_note(im, "%s", b.buf);
+	buf_release(&b);
+}
+
+/* --- the generic rule --- */
+
+/* the first line of a text, trimmed and cut, for a message */
+static void first_text_line(const char *t, size_t n, char *out, size_t on)
+{
+	size_t i = 0, k = 0;
+
+	while (i < n && (t[i] == '\n' || t[i] == ' ' || t[i] == '\t'))
+		i++;
+	while (i < n && t[i] != '\n' && k + 1 < on && k < 60) {
+		unsigned char c = (unsigned char)t[i++];
+
+		out[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	out[k] = 0;
+}
+
+static int blank(const char *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isspace((unsigned char)t[i]))
+			return 0;
+	return 1;
+}
+
+/* A tool's own failure, as it prints it instead of its output ("Failed
+ * to get IB devices list: ...", "ibwarn: ...", "netlink error: ...",
+ * "lsmod: command not found"): a short text whose first line says so.
+ * The line, cut, in out. */
+static int tool_error(const char *t, size_t n, char *out, size_t on)
+{
+	static const char *const says[] = {
+		"Failed to ", "failed to ", "Fatal error", "No IB devices found",
+		"No RDMA devices", "netlink error", "Cannot get ", "Cannot open",
+		"no stats available", "Operation not supported",
+		"command not found", "No such file or directory", "ibwarn:",
+		"iberror:", "ibpanic:", "libkmod: ERROR", "Permission denied",
+		"No data available", "Unable to ", "not found", "Error: ",
+		"ERROR: ", "couldn't ", "Couldn't ",
+	};
+	size_t i, lines = 0;
+	char fl[160];
+
+	for (i = 0; i < n && lines < 40; i++)
+		lines += t[i] == '\n';
+	if (lines >= 40)
+		return 0;	/* a long text is some output, not one error */
+	first_text_line(t, n, fl, sizeof(fl));
+	for (i = 0; i < ARRAY_SIZE(says); i++)
+		if (strstr(fl, says[i])) {
+			snprintf(out, on, "%s", fl);
+			return 1;
+		}
+	return 0;
+}
+
+/* try one reader on a part; 0 taken, 1 refused, -1 failure */
+static int try_reader(struct imp *im, const struct imp_reader *r,
+		      struct iput *in, const char *text, size_t len,
+		      const char *origin, const char *arg)
+{
+	int rc;
+
+	im->cur = in;
+	rc = r->parse(im, text, len, origin, arg && *arg ? arg : NULL);
+	im->cur = NULL;
+	if (rc < 0 || im->failed)
+		return fail(im, "%s: the %s reader failed", origin, r->tool);
+	if (rc)
+		return 1;
+	source_seen(im, r->source);
+	if (in) {
+		in->reader = r->tool;
+		if (strcmp(in->status, "partial"))
+			in->status = "read";
+	}
+	return 0;
+}
+
+/* One text (a whole file, or a part of one) to the reader its command,
+ * its name or its content names.  hint: a normalized name or NULL. */
+static int dispatch(struct imp *im, struct iput *in, const char *origin,
+		    const char *hint, const char *text, size_t len)
+{
+	const struct imp_reader *r, *named = NULL, *looks = NULL;
+	char arg[256], fl_err[128];
+	int rc, tried[128] = { 0 }, hinted;
+	size_t i;
+
+	/* by name (the command's, else the file's) */
+	for (r = imp_readers, i = 0; hint && r->tool; r++, i++) {
+		if (!r->names || !match(r->names, hint, arg, sizeof(arg)))
+			continue;
+		if (i < ARRAY_SIZE(tried))
+			tried[i] = 1;
+		if (!named)
+			named = r;
+		if (in)
+			in->named = 1;
+		if ((rc = try_reader(im, r, in, text, len, origin, arg)) <= 0)
+			return rc;
+	}
+	/* by content: only where every file is meant as evidence (a folder
+	 * of outputs, a single file), not the thousands of a sos report */
+	for (r = imp_readers, i = 0; im->content && r->tool; r++, i++) {
+		if ((i < ARRAY_SIZE(tried) && tried[i]) || !r->recognize ||
+		    !r->recognize(text, len))
+			continue;
+		if (!looks)
+			looks = r;
+		if ((rc = try_reader(im, r, in, text, len, origin, NULL)) <= 0)
+			return rc;
+	}
+	/* in a sos report a broad name (ethtool_*, ip_*) catches commands no
+	 * reader is for (ethtool -k, ip route): one of its thousands of
+	 * other files, unless the text does look like the reader's tool */
+	/* ethtool_* and ip_* name every ethtool and ip command sos runs:
+	 * their failures (ethtool --show-eee: not supported) say nothing */
+	hinted = named && (im->content || (strcmp(named->tool, "ethtool") &&
+					   strcmp(named->tool, "ip")));
+	if (!im->content && named && !looks &&
+	    (named->recognize && !named->recognize(text, len))) {
+		if (in)
+			in->named = 0;
+		named = NULL;
+	}
+	if (in && !in->reason && (im->content || hinted) &&
+	    tool_error(text, len, fl_err, sizeof(fl_err))) {
+		in->named = 1;
+		/* the tool ran and said why it could not: that is read */
+		in->status = "failed";
+		input_reason(in, "the command failed: '%s'", fl_err);
+		return 1;
+	}
+	if (in && !in->reason) {
+		char fl[64];
+
+		first_text_line(text, len, fl, sizeof(fl));
+		if (named)
+			input_reason(in, "named as %s output, but not in its "
+				     "format (first line: '%s'); give %s",
+				     named->tool, fl, named->fix);
+		else if (looks)
+			input_reason(in, "looks like %s output, but its reader "
+				     "could not parse it (first line: '%s'); give "
+				     "%s", looks->tool, fl, looks->fix);
+		else
+			input_reason(in, "not recognized as any tool's output "
+				     "(first line: '%s'); rdma-analyze reads what "
+				     "`rdma-analyze show --list` names, pasted with "
+				     "its command line or in a file named after "
+				     "its command", fl);
+	}
+	if (named)
+		imp_note(im, "%s: not recognized as %s output", origin,
+			 named->tool);
+	return named || looks ? 1 : 2;
+}
+
+/* a part's command line as a hint: "ethtool -S ens1" -> its normalized
+ * name; a cat of a node file -> that file's bundle path (raw) */
+static const char *command_hint(const char *cmd, char *out, size_t n,
+				int *raw)
+{
+	char name[1024];
+
+	*raw = 0;
+	if (!cmd || imp_command_name(cmd, name, sizeof(name)) < 0)
+		return NULL;
+	if (name[0] == '/' && is_raw(name + 1) && !strstr(name, "..") &&
+	    !strchr(name, '*')) {
+		snprintf(out, n, "%s", name + 1);
+		*raw = 1;
+		return out;
+	}
+	return imp_normalize(name, out, n);
+}
+
+static int feed_text(struct imp *im, const char *name, const char *data,
+		     size_t len)
+{
+	struct imp_part *parts = NULL;
+	size_t np, i, clen;
+	unsigned what;
+	char *clean, hint[256], fhint[256], ch[512];
+	int rc = 0, any = 0, raw;
+	size_t first, k;
+
+	first = im->ninputs;
+	imp_normalize(name, fhint, sizeof(fhint));
+	if (memchr(data, 0, len)) {
+		struct iput *in;
+
+		/* binary: no tool prints that */
+		if (!im->content)
+			return 1;
+		in = input_add(im, name, 0, NULL);
+		input_reason(in, "binary data (NUL bytes), not a tool's text "
+			     "output");
+		return 1;
+	}
+	clean = imp_clean(data, len, &clen, &what);
+	np = imp_split(clean, clen, &parts);
+	for (i = 0; i < np && rc >= 0; i++) {
+		struct imp_part *p = &parts[i];
+		struct iput *in = NULL;
+		const char *h = command_hint(p->command, ch, sizeof(ch), &raw);
+
+		if (blank(p->text, p->len) && !p->command)
+			continue;
+		in = input_add(im, name, np > 1 ? p->line : 0, p->command);
+		if (raw) {
+			/* "$ cat /sys/class/infiniband/mlx5_0/fw_ver" */
+			rc = imp_put(im, ch, p->text, p->len, name, IMP_RAW);
+			if (!rc) {
+				raw_seen(im, ch);
+				if (in) {
+					in->reader = "cat";
+					in->status = "read";
+				}
+				any = 1;
+			}
+			continue;
+		}
+		if (blank(p->text, p->len)) {
+			input_reason(in, "the command printed nothing");
+			continue;
+		}
+		/* a part with no prompt of its own: the file's name is the
+		 * hint (a one-part file is named after its command) */
+		snprintf(hint, sizeof(hint), "%s", h ? h : fhint);
+		rc = dispatch(im, in, name, hint, p->text, p->len);
+		if (!rc)
+			any = 1;
+		if (rc == 2 && in && !p->command && np > 1) {
+			/* a ticket's own words around the outputs */
+			in->status = "ignored";
+			input_reason(in, "text around the outputs: no command "
+				     "line and no tool's output");
+		}
+		if (rc > 0)
+			rc = 0;
+		if (in && in->status[0] != 'u' && (what & IMP_CLEAN_QUOTED))
+			imp_note(im, "%s: mail quoting removed", name);
+	}
+	if (rc >= 0 && blank(clean, clen) && im->content)
+		input_reason(input_add(im, name, 0, NULL), "empty: nothing but "
+			     "blank lines");
+	/* in a sos report or a sysinfo-snapshot, a file or section no
+	 * reader is named for is one of thousands: counted, not listed */
+	for (i = first, k = first; !im->content && i < im->ninputs; i++) {
+		struct iput *q = &im->inputs[i];
+
+		if (strcmp(q->status, "unread") || q->named) {
+			im->inputs[k++] = *q;
+			continue;
+		}
+		free(q->file);
+		free(q->command);
+		free(q->reason);
+	}
+	if (!im->content)
+		im->ninputs = k;
+	imp_parts_free(parts, np);
+	free(clean);
+	return rc < 0 ? -1 : any ? 0 : 1;
+}
+
 int imp_feed(struct imp *im, const char *name, const char *data, size_t len)
 {
-	static const struct imp_parser *const tables[] = {
-		imp_parsers_ib, imp_parsers_host, imp_parsers_fabric,
-	};
-	char norm[256], arg[256];
-	const char *refused = NULL;
-	size_t t;
-
 	if (im->failed)
 		return -1;
 	if (is_raw(name)) {
 		if (imp_put(im, name, data, len, name, IMP_RAW) < 0)
 			return -1;
 		raw_seen(im, name);
+		im->nraw++;
 		return 0;
 	}
-	imp_normalize(name, norm, sizeof(norm));
-	for (t = 0; t < ARRAY_SIZE(tables); t++) {
-		const struct imp_parser *p;
-
-		for (p = tables[t]; p->tool; p++) {
-			int rc;
-
-			if (!p->names || !p->parse ||
-			    !match(p->names, norm, arg, sizeof(arg)))
-				continue;
-			rc = p->parse(im, data, len, name, *arg ? arg : NULL);
-			if (rc < 0 || im->failed)
-				return fail(im, "%s: the %s reader failed", name,
-					    p->tool);
-			if (!rc) {
-				source_seen(im, p->source);
-				return 0;
-			}
-			refused = p->tool;
-		}
-	}
-	if (refused)
-		imp_note(im, "%s: not recognized as %s output", name, refused);
-	return 1;
+	return feed_text(im, name, data, len);
 }
 
 /* --- kinds --- */
-
-static int has_parser(const char *name)
-{
-	const struct imp_parser *const all[] = {
-		imp_parsers_ib, imp_parsers_host, imp_parsers_fabric,
-	};
-	char norm[256], arg[256];
-	size_t t;
-
-	imp_normalize(name, norm, sizeof(norm));
-	for (t = 0; t < ARRAY_SIZE(all); t++) {
-		const struct imp_parser *p;
-
-		for (p = all[t]; p->tool; p++)
-			if (p->names && match(p->names, norm, arg, sizeof(arg)))
-				return 1;
-	}
-	return 0;
-}
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -721,39 +1020,91 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* the kind, from the names alone (content, never a flag) */
-static const char *kind_of(const struct imp_input *in)
+static int is_sos(const struct imp_input *in)
 {
-	size_t i, any = 0;
+	size_t i;
+
+	for (i = 0; i < in->n; i++)
+		if (starts_with(in->v[i].name, "sos_commands/") ||
+		    starts_with(in->v[i].name, "sos_reports/") ||
+		    starts_with(in->v[i].name, "sos_logs/"))
+			return 1;
+	return 0;
+}
+
+static int is_sysinfo(const struct imp_input *in)
+{
 	const char *top = in->top ? in->top : "";
+	size_t i;
 
 	for (i = 0; i < in->n; i++) {
 		const char *nm = in->v[i].name;
 
-		/* an rdma-collect bundle, unpacked or in a folder of them, or
-		 * a node tree for --root, is no import */
-		if (!strcmp(nm, BUNDLE_MANIFEST) || ends_with(nm, BUNDLE_SUFFIX) ||
-		    starts_with(nm, BUNDLE_RESERVED "/"))
-			return NULL;
-		if (starts_with(nm, "sos_commands/") ||
-		    starts_with(nm, "sos_reports/") || starts_with(nm, "sos_logs/"))
-			return "sos";
 		if (starts_with(nm, "commands_txt_output/") ||
 		    strstr(nm, "/commands_txt_output/") ||
 		    (!strchr(nm, '/') && ends_with(nm, ".html") &&
 		     (starts_with(nm, "sysinfo-snapshot") || starts_with(nm, "sr_"))))
-			return "sysinfo-snapshot";
-		if (ends_with(nm, ".db_csv") &&
-		    (!strcmp(nm, "ibdiagnet2.db_csv") ||
-		     ends_with(nm, "/ibdiagnet2.db_csv")))
-			return "ibdiagnet";
+			return 1;
 	}
-	if (starts_with(top, "sysinfo-snapshot") || starts_with(top, "sr_"))
-		return in->n ? "sysinfo-snapshot" : NULL;
-	/* pasted outputs: a raw copy alone (a node tree) is not one */
-	for (i = 0; i < in->n && !any; i++)
-		any = !is_raw(in->v[i].name) && has_parser(in->v[i].name);
-	return any ? "outputs" : NULL;
+	return in->n && (starts_with(top, "sysinfo-snapshot") ||
+			 starts_with(top, "sr_"));
+}
+
+static int is_ibdiag(const struct imp_input *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++)
+		if (!strcmp(in->v[i].name, "ibdiagnet2.db_csv") ||
+		    ends_with(in->v[i].name, "/ibdiagnet2.db_csv"))
+			return 1;
+	return 0;
+}
+
+/* anything else that is no bundle: every file is meant as evidence */
+static int is_outputs(const struct imp_input *in)
+{
+	(void)in;
+	return 1;
+}
+
+/* The kinds, tried in order; the first whose detector says yes is the
+ * input's kind.  feed NULL: every file through imp_feed.  content: the
+ * readers are chosen by content too, and every file no reader took is
+ * named (INPUT_UNREAD); a sos report's thousands of other files are only
+ * counted. */
+static const struct imp_kind {
+	const char *name;	/* the manifest's import.kind */
+	const char *text;	/* as a skip reason names it */
+	int (*detect)(const struct imp_input *in);
+	int (*feed)(struct imp *im, const struct imp_in *v, size_t n);
+	int content;
+} kinds[] = {
+	{ "sos", "sos report", is_sos, NULL, 0 },
+	{ "sysinfo-snapshot", "sysinfo-snapshot", is_sysinfo,
+	  imp_kind_sysinfo, 0 },
+	{ "ibdiagnet", "ibdiagnet output", is_ibdiag, imp_kind_ibdiag, 0 },
+	{ "outputs", "folder of command outputs", is_outputs, NULL, 1 },
+};
+
+/* the kind, from the names alone (content, never a flag) */
+static const struct imp_kind *kind_of(const struct imp_input *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++) {
+		const char *nm = in->v[i].name;
+
+		/* an rdma-collect bundle, unpacked or in a folder of them, is
+		 * no import */
+		if (!strcmp(nm, BUNDLE_MANIFEST) || ends_with(nm, BUNDLE_SUFFIX) ||
+		    starts_with(nm, BUNDLE_RESERVED "/"))
+			return NULL;
+	}
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (kinds[i].detect(in))
+			return &kinds[i];
+	return NULL;
 }
 
 /* the kind of path, or NULL; read < 0 when the import reader refused it
@@ -770,7 +1121,7 @@ static const char *detect(const char *path, int *read, char *err,
 		return NULL;
 	if ((*read = imp_read(path, NULL, 1, &in, err, errlen)) < 0)
 		return NULL;
-	kind = kind_of(&in);
+	kind = kind_of(&in) ? kind_of(&in)->name : NULL;
 	imp_input_release(&in);
 	return kind;
 }
@@ -781,18 +1132,6 @@ const char *imp_detect(const char *path)
 	int read;
 
 	return detect(path, &read, err, sizeof(err));
-}
-
-/* a kind as the skip reasons name it */
-static const char *kind_text(const char *kind)
-{
-	if (!strcmp(kind, "sos"))
-		return "sos report";
-	if (!strcmp(kind, "ibdiagnet"))
-		return "ibdiagnet output";
-	if (!strcmp(kind, "outputs"))
-		return "folder of command outputs";
-	return kind;
 }
 
 /* --- identity from raw files --- */
@@ -861,6 +1200,70 @@ static double uptime_text(const char *s)
 	else if (starts_with(e, " min"))
 		t += v * 60.0;
 	return t;
+}
+
+/* --- identity readers: what hostname, uname -a and uptime print --- */
+
+static void text_line(const char *t, size_t n, char *out, size_t on)
+{
+	size_t i = 0, k = 0;
+
+	while (i < n && isspace((unsigned char)t[i]))
+		i++;
+	while (i < n && t[i] != '\n' && k + 1 < on)
+		out[k++] = t[i++];
+	while (k && isspace((unsigned char)out[k - 1]))
+		k--;
+	out[k] = 0;
+}
+
+int imp_rd_hostname(struct imp *im, const char *text, size_t len,
+		    const char *origin, const char *arg)
+{
+	char line[256];
+	size_t i;
+
+	(void)origin;
+	(void)arg;
+	text_line(text, len, line, sizeof(line));
+	for (i = 0; line[i]; i++)
+		if (!isalnum((unsigned char)line[i]) && !strchr("-._", line[i]))
+			return 1;
+	if (!i)
+		return 1;
+	imp_ident(im, "hostname", line);
+	return 0;
+}
+
+int imp_rd_uname(struct imp *im, const char *text, size_t len,
+		 const char *origin, const char *arg)
+{
+	char line[512], host[256], rel[256];
+
+	(void)origin;
+	(void)arg;
+	text_line(text, len, line, sizeof(line));
+	if (sscanf(line, "Linux %255s %255s", host, rel) != 2)
+		return 1;
+	imp_ident(im, "kernel_release", rel);
+	imp_ident(im, "hostname", host);
+	return 0;
+}
+
+int imp_rd_uptime(struct imp *im, const char *text, size_t len,
+		  const char *origin, const char *arg)
+{
+	char line[512], v[64];
+	double u;
+
+	(void)origin;
+	(void)arg;
+	text_line(text, len, line, sizeof(line));
+	if ((u = uptime_text(line)) < 0)
+		return 1;
+	snprintf(v, sizeof(v), "%.0f", u);
+	imp_ident(im, "uptime_s", v);
+	return 0;
 }
 
 static void raw_identity(struct imp *im, const struct imp_input *in)
@@ -974,6 +1377,26 @@ static void write_manifest(struct imp *im, const char *file, size_t ninputs,
 		json_str(&j, NULL, num);
 	}
 	json_arr_close(&j);
+	/* what became of each input file (or part of one) */
+	json_arr_open(&j, "inputs");
+	for (i = 0; i < im->ninputs; i++) {
+		const struct iput *p = &im->inputs[i];
+
+		json_obj_open(&j, NULL);
+		json_str(&j, "file", p->file);
+		if (p->line)
+			json_uint(&j, "line", p->line);
+		if (p->command)
+			json_str(&j, "command", p->command);
+		json_str(&j, "reader", p->reader);
+		json_str(&j, "status", p->status);
+		if (p->reason)
+			json_str(&j, "reason", p->reason);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	if (im->lost_inputs)
+		json_int(&j, "inputs_left_out", (int64_t)im->lost_inputs);
 	json_obj_close(&j);
 	json_arr_open(&j, "sources");
 	for (i = 0; i < NSRC; i++) {
@@ -1073,6 +1496,12 @@ static void imp_release(struct imp *im)
 	for (i = 0; i < im->nnotes; i++)
 		free(im->notes[i]);
 	free(im->notes);
+	for (i = 0; i < im->ninputs; i++) {
+		free(im->inputs[i].file);
+		free(im->inputs[i].command);
+		free(im->inputs[i].reason);
+	}
+	free(im->inputs);
 }
 
 /* the identity: the sorted input names and bytes (links: their target),
@@ -1112,22 +1541,14 @@ static int feed_all(struct imp *im, const struct imp_input *in,
 			return -1;
 		raw_seen(im, in->links[i].name);
 	}
-	if (!strcmp(im->kind, "sysinfo-snapshot"))
-		return imp_kind_sysinfo(im, in->v, in->n);
-	if (!strcmp(im->kind, "ibdiagnet"))
-		return imp_kind_ibdiag(im, in->v, in->n);
+	if (im->kd->feed)
+		return im->kd->feed(im, in->v, in->n);
 	for (i = 0; i < in->n; i++) {
 		rc = imp_feed(im, in->v[i].name, in->v[i].data, in->v[i].len);
 		if (rc < 0)
 			return -1;
-		if (rc > 0) {
-			/* a sos report holds thousands of files rdma-analyze
-			 * has no use for: counted, the pasted ones named */
-			if (!strcmp(im->kind, "outputs"))
-				imp_note(im, "%s: no reader for this file",
-					 in->v[i].name);
+		if (rc > 0)
 			(*unused)++;
-		}
 	}
 	return 0;
 }
@@ -1182,6 +1603,46 @@ out:
 	return rc;
 }
 
+/* Did any input become evidence?  Nothing read is no healthy node: the
+ * import fails with one line naming what was there and why none of it
+ * was read.  1 yes; 0 no, with err. */
+static int evidence_read(struct imp *im, const struct imp_input *in,
+			 char *err, size_t errlen)
+{
+	struct buf b = BUF_INIT;
+	size_t i, shown = 0, unread = 0;
+
+	/* an entry from an input: a raw copy, a reader's, a kind's own */
+	for (i = 0; i < im->n; i++)
+		if (im->v[i].origin && im->v[i].type != BR_DIR)
+			return 1;
+	if (!in->n) {
+		snprintf(err, errlen, "no evidence read: %s",
+			 in->nlinks || in->ignored ? "no regular file in it" :
+			 "nothing in it (an empty folder or archive)");
+		return 0;
+	}
+	for (i = 0; i < im->ninputs; i++) {
+		const struct iput *p = &im->inputs[i];
+
+		unread++;
+		if (shown++ >= 2)
+			continue;
+		buf_addf(&b, "%s%s%s%.0u: %s", shown > 1 ? "; " : "", p->file,
+			 p->line ? " line " : "", p->line,
+			 p->reason ? p->reason : "not read");
+	}
+	if (!im->ninputs)
+		snprintf(err, errlen, "no evidence read: none of its %zu "
+			 "file(s) is a tool's output rdma-analyze reads", in->n);
+	else
+		snprintf(err, errlen, "no evidence read (%zu of %zu file(s) "
+			 "looked at, none understood): %s%s", unread, in->n,
+			 b.buf, shown > 2 ? "; ..." : "");
+	buf_release(&b);
+	return 0;
+}
+
 int imp_open(const char *path, const struct br_limits *lim,
 	     struct bundle_r **out, char *err, size_t errlen)
 {
@@ -1199,16 +1660,18 @@ int imp_open(const char *path, const struct br_limits *lim,
 		return -1;
 	memset(&im, 0, sizeof(im));
 	im.lim = lim;
-	im.kind = kind_of(&in);
-	if (!im.kind) {
+	im.kd = kind_of(&in);
+	if (!im.kd) {
 		snprintf(err, errlen, "neither an rdma-collect bundle nor "
 			 "evidence rdma-analyze can import");
 		goto out;
 	}
+	im.kind = im.kd->name;
+	im.content = im.kd->content;
 	for (i = 0; i < NSRC; i++) {
 		snprintf(im.src[i].status, sizeof(im.src[i].status), "absent");
 		buf_reset(&man);
-		buf_addf(&man, "not in this %s", kind_text(im.kind));
+		buf_addf(&man, "not in this %s", im.kd->text);
 		im.src[i].reason = xstrdup(man.buf);
 	}
 	raw_identity(&im, &in);
@@ -1221,6 +1684,8 @@ int imp_open(const char *path, const struct br_limits *lim,
 		snprintf(err, errlen, "%s", im.err);
 		goto out;
 	}
+	if (!evidence_read(&im, &in, err, errlen))
+		goto out;
 	if (in.ignored)
 		imp_note(&im, "%zu entries left out (unsafe names, hard links, "
 			 "devices, FIFOs)", in.ignored);

@@ -39,22 +39,73 @@ enum imp_strength { IMP_DERIVED = 0, IMP_RAW = 1 };
 typedef int (*imp_parse_fn)(struct imp *im, const char *text, size_t len,
 			    const char *origin, const char *arg);
 
-/* A row of a parser table.  names: '|'-separated patterns matched against
- * the normalized file name (see imp_normalize); at most one '*', which
- * matches one or more characters and is passed as arg.  source: the
+/* A reader of one tool's output: a row of imp_readers[] (import-
+ * readers.c, the one table).  names: '|'-separated patterns matched
+ * against the normalized file name, or the normalized command line of a
+ * pasted part ("$ ethtool -S ens1 | grep err" reads ethtool_-S_ens1; see
+ * imp_normalize); at most one '*', which matches one or more characters
+ * and is passed as arg.  A name is a hint: recognize (NULL: by name only)
+ * tells the tool's text by its content, so a file named anything, or a
+ * part of a pasted ticket, still reaches its reader.  source: the
  * rdma-collect source the evidence belongs to ("sysfs", "verbs", "pci",
- * ...); the import marks it "ok" (or "partial") in the manifest. */
-struct imp_parser {
+ * ...); the import marks it "ok" (or "partial") in the manifest.  fix:
+ * what the user would give to have it read ("the output of ibstat"). */
+struct imp_reader {
 	const char *tool;	/* "ibstat": for messages and docs */
-	const char *names;	/* "ibstat|ibstat_-v" */
+	const char *names;	/* "ibstat|ibstat_*" */
 	const char *source;
+	int (*recognize)(const char *text, size_t len);
 	imp_parse_fn parse;
+	const char *fix;
 };
 
-/* the parser tables, each ended by a row with tool == NULL */
-extern const struct imp_parser imp_parsers_ib[];	/* imp-ib.c */
-extern const struct imp_parser imp_parsers_host[];	/* imp-host.c */
-extern const struct imp_parser imp_parsers_fabric[];	/* imp-ibdiag.c */
+/* every reader, ended by a row with tool == NULL (import-readers.c) */
+extern const struct imp_reader imp_readers[];
+
+/* the parsers of the table (same contract as imp_parse_fn) */
+#define IMP_PARSER(name) int name(struct imp *im, const char *text, \
+				  size_t len, const char *origin, const char *arg)
+IMP_PARSER(ib_devinfo);		/* imp-ib.c */
+IMP_PARSER(ib_ibstat);
+IMP_PARSER(ib_ibstatus);
+IMP_PARSER(ib_show_gids);
+IMP_PARSER(ib_ibdev2netdev);
+IMP_PARSER(ib_ls_infiniband);
+IMP_PARSER(ib_sminfo);
+IMP_PARSER(ib_perfquery);
+IMP_PARSER(ib_iblinkinfo);
+IMP_PARSER(rdma_link);		/* imp-rdma.c */
+IMP_PARSER(rdma_dev);
+IMP_PARSER(rdma_statistic);
+IMP_PARSER(rdma_fi_info);
+IMP_PARSER(ih_lspci);		/* imp-host-pci.c */
+IMP_PARSER(ih_lsmod);		/* imp-host.c */
+IMP_PARSER(ih_dmesg);
+IMP_PARSER(ih_ulimit_soft);
+IMP_PARSER(ih_ulimit_hard);
+IMP_PARSER(ih_meminfo);
+IMP_PARSER(ih_cmdline);
+IMP_PARSER(ih_limits_conf);
+IMP_PARSER(ih_mlxlink);
+IMP_PARSER(ih_nccl_conf);
+IMP_PARSER(ih_attachment);
+IMP_PARSER(ih_ethtool_stats);	/* imp-host-net.c */
+IMP_PARSER(ih_ethtool_drvinfo);
+IMP_PARSER(ih_ethtool_pause);
+IMP_PARSER(ih_ethtool_link);
+IMP_PARSER(ih_dcb_pfc);
+IMP_PARSER(ih_ip);
+IMP_PARSER(ibdiag_dbcsv);	/* imp-ibdiag.c */
+IMP_PARSER(imp_rd_hostname);	/* import.c */
+IMP_PARSER(imp_rd_uname);
+IMP_PARSER(imp_rd_uptime);
+#undef IMP_PARSER
+
+/* A parser that takes a text but leaves part of it out says why: the
+ * input is then reported as read in part (INPUT_UNREAD names it, with
+ * the reason), never as read whole.  Also kept in the manifest's notes. */
+void imp_dropped(struct imp *im, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* A file name as the parser tables see it: the last path part, without a
  * trailing ".txt", ".out" or ".log", every run of spaces and underscores
@@ -169,10 +220,35 @@ struct imp_input {
 	long long mtime;	/* the newest file's, 0 if unknown */
 };
 
+/* import-text.c: a paste made readable (CR, ANSI escapes, U+00A0, mail
+ * quoting undone: what says which), as a malloc'ed copy */
+#define IMP_CLEAN_CR 1
+#define IMP_CLEAN_ANSI 2
+#define IMP_CLEAN_NBSP 4
+#define IMP_CLEAN_QUOTED 8
+char *imp_clean(const char *data, size_t len, size_t *outlen, unsigned *what);
+/* ... cut at prompt lines and markdown fences: a part's text is in the
+ * cleaned text; command is its prompt's command line (malloc'ed) or NULL */
+struct imp_part {
+	const char *text;
+	size_t len;
+	unsigned line;		/* its first line in the file, from 1 */
+	char *command;
+};
+size_t imp_split(const char *text, size_t len, struct imp_part **parts);
+void imp_parts_free(struct imp_part *v, size_t n);
+/* the name a command line gives its output ("sudo ethtool -S ens1 | grep
+ * err" -> "ethtool -S ens1"; "cat /proc/modules" -> "/proc/modules"):
+ * 0, or -1 when there is none */
+int imp_command_name(const char *cmd, char *out, size_t n);
+
 /* read a folder or an archive under the limits; names_only: no bytes
  * (detection; every data is then "").  0, or -1 with a reason in err. */
 int imp_read(const char *path, const struct br_limits *lim, int names_only,
 	     struct imp_input *in, char *err, size_t errlen);
 void imp_input_release(struct imp_input *in);
+/* what "-" reads: standard input, read whole once by main() (the data
+ * must live while inputs are read) */
+void imp_stdin(const char *data, size_t len);
 
 #endif

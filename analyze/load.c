@@ -509,7 +509,9 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 	for (i = 0; i < argc; i++) {
 		struct stat sb;
 
-		if (stat(argv[i], &sb) < 0) {
+		if (!strcmp(argv[i], "-")) {
+			add_file(&f, argv[i]);	/* standard input (main.c) */
+		} else if (stat(argv[i], &sb) < 0) {
 			error("%s: %s", argv[i], strerror(errno));
 			st->failed++;
 		} else if (S_ISDIR(sb.st_mode) && !imp_detect(argv[i])) {

@@ -230,9 +230,49 @@ static int diagnose(sqlite3 *db, const int64_t *ids, size_t n)
 	return rules_run(db, ids, n);
 }
 
+/* "-": standard input, read whole once (a paste: `ibstat | rdma-analyze
+ * -`), within the limit of one bundle entry; it lives until exit */
+static int read_stdin(struct args *a)
+{
+	static char *data;
+	size_t len = 0, cap = 0, max = br_default_limits.max_entry;
+	int i, want = 0;
+
+	for (i = 0; i < a->nfiles; i++)
+		want += !strcmp(a->files[i], "-");
+	if (!want || data)
+		return 0;
+	if (want > 1)
+		return error("standard input ('-') given twice");
+	for (;;) {
+		ssize_t k;
+
+		if (len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			data = xrealloc(data, cap + 1);
+		}
+		k = read(STDIN_FILENO, data + len, cap - len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return error("standard input: %s", strerror(errno));
+		if (!k)
+			break;
+		len += (size_t)k;
+		if (len > max)
+			return error("standard input: larger than %zu MiB",
+				     max >> 20);
+	}
+	data[len] = 0;
+	imp_stdin(data, len);
+	return 0;
+}
+
 static int load_and_diagnose(sqlite3 *db, struct args *a,
 			     struct load_stats *st, int progress)
 {
+	if (read_stdin(a) < 0)
+		return -1;
 	if (thresholds_load(db, a->thresholds) < 0)
 		return -1;
 	if (a->expect_hcas) {
@@ -397,6 +437,14 @@ static int cmd_report(int argc, char **argv)
 		}
 	}
 	rc = report_worst(db);
+	/* nothing read is never OK */
+	if (!db_int(db, "SELECT count(*) FROM report_bundles", NULL)) {
+		if (!failed)
+			error("no evidence: %s", a.nfiles ? "no bundle or "
+			      "readable evidence in the input" :
+			      "the database holds no bundle");
+		failed = 1;
+	}
 	db_close(db);
 	load_stats_release(&st);
 	rc = close_stdout(rc);

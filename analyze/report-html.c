@@ -789,9 +789,11 @@ static void verdict(struct html *h)
 	int64_t crit = nodes_worst(h->db, SEV_CRITICAL);
 	int64_t warn = nodes_worst(h->db, SEV_WARNING);
 
-	fprintf(out, "<p class=\"verdict %s\">", crit ? "critical" :
+	fprintf(out, "<p class=\"verdict %s\">", crit || !nodes ? "critical" :
 		warn ? "warning" : "ok");
-	if (crit || warn)
+	if (!nodes)
+		fputs("No evidence: nothing was read, so nothing was checked", out);
+	else if (crit || warn)
 		fprintf(out, "%s: %lld of %lld node(s) critical, %lld warning, "
 			"%lld without either", crit ? "Critical" : "Warning",
 			(long long)crit, (long long)nodes, (long long)warn,

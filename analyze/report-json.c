@@ -40,6 +40,14 @@ int report_json(sqlite3 *db, const struct report_opts *o)
 	json_int(&j, "info", db_int(db, "SELECT count(*) FROM findings WHERE "
 				    "severity = 0 AND bundle_id IN (SELECT "
 				    "bundle_id FROM report_bundles)", NULL));
+	{
+		int64_t files, read, unread;
+
+		report_inputs_counts(db, &files, &read, &unread);
+		json_int(&j, "input_files", files);
+		json_int(&j, "input_files_read", read);
+		json_int(&j, "input_files_unread", unread);
+	}
 	json_obj_close(&j);
 	json_arr_open(&j, "nodes");
 	b = db_query(db, "SELECT b.id, b.hostname, b.file, b.sha256, "
@@ -103,6 +111,29 @@ int report_json(sqlite3 *db, const struct report_opts *o)
 		}
 		db_done(s);
 		json_arr_close(&j);
+		/* an import: what became of each of its input files */
+		s = db_query(db, "SELECT file, line, command, reader, status, "
+			     "reason FROM import_inputs WHERE bundle_id = ? ORDER "
+			     "BY file, line", "i", bid);
+		if (sqlite3_step(s) == SQLITE_ROW) {
+			json_arr_open(&j, "inputs");
+			do {
+				json_obj_open(&j, NULL);
+				json_str(&j, "file", col(s, 0));
+				if (sqlite3_column_int64(s, 1))
+					json_int(&j, "line", sqlite3_column_int64(s, 1));
+				if (sqlite3_column_type(s, 2) != SQLITE_NULL)
+					json_str(&j, "command", col(s, 2));
+				json_str(&j, "reader", sqlite3_column_type(s, 3) ==
+					 SQLITE_NULL ? NULL : col(s, 3));
+				json_str(&j, "status", col(s, 4));
+				if (sqlite3_column_type(s, 5) != SQLITE_NULL)
+					json_str(&j, "reason", col(s, 5));
+				json_obj_close(&j);
+			} while (sqlite3_step(s) == SQLITE_ROW);
+			json_arr_close(&j);
+		}
+		db_done(s);
 		json_obj_close(&j);
 	}
 	db_done(b);

@@ -118,7 +118,10 @@ static void verdict(sqlite3 *db, FILE *out, int color)
 	int64_t crit = db_int(db, q, "i", (int64_t)SEV_CRITICAL);
 	int64_t warn = db_int(db, q, "i", (int64_t)SEV_WARNING);
 
-	if (crit || warn)
+	if (!nodes)
+		fprintf(out, "%sNO EVIDENCE%s: nothing was read, so nothing was "
+			"checked\n", sev_color(color, 2), reset(color));
+	else if (crit || warn)
 		fprintf(out, "%s%s%s: %lld of %lld node(s) critical, %lld warning, "
 			"%lld without either\n", sev_color(color, crit ? 2 : 1),
 			crit ? "CRITICAL" : "WARNING", reset(color),
@@ -147,6 +150,7 @@ static void summary(sqlite3 *db, FILE *out)
 				  "report_bundles)", NULL),
 		(long long)db_int(db, "SELECT count(*) FROM skipped WHERE bundle_id IN "
 				  "(SELECT bundle_id FROM report_bundles)", NULL));
+	report_inputs_line(db, out);
 }
 
 int report_text(sqlite3 *db, const struct report_opts *o)

@@ -34,3 +34,31 @@ int report_worst(sqlite3 *db)
 			   "WHERE bundle_id IN (SELECT bundle_id FROM "
 			   "report_bundles)", NULL);
 }
+
+void report_inputs_counts(sqlite3 *db, int64_t *files, int64_t *read,
+			  int64_t *unread)
+{
+	static const char q[] = "SELECT count(DISTINCT i.bundle_id || '/' || "
+		"i.file) FROM import_inputs i JOIN report_bundles r ON "
+		"r.bundle_id = i.bundle_id";
+
+	*files = db_int(db, q, NULL);
+	*read = db_int(db, "SELECT count(DISTINCT i.bundle_id || '/' || i.file) "
+		       "FROM import_inputs i JOIN report_bundles r ON r.bundle_id "
+		       "= i.bundle_id WHERE i.status IN ('read', 'partial')", NULL);
+	*unread = db_int(db, "SELECT count(DISTINCT i.bundle_id || '/' || "
+			 "i.file) FROM import_inputs i JOIN report_bundles r ON "
+			 "r.bundle_id = i.bundle_id WHERE i.status IN ('unread', "
+			 "'partial')", NULL);
+}
+
+void report_inputs_line(sqlite3 *db, FILE *out)
+{
+	int64_t files, read, unread;
+
+	report_inputs_counts(db, &files, &read, &unread);
+	if (files)
+		fprintf(out, "rdma-analyze: %lld input file(s) imported: %lld "
+			"read, %lld not (wholly) understood (INPUT_UNREAD)\n",
+			(long long)files, (long long)read, (long long)unread);
+}

@@ -36,4 +36,11 @@ int report_html(sqlite3 *db, const struct report_opts *o);
 	"THEN 6 WHEN 'fleet' THEN 7 WHEN 'history' THEN 8 WHEN 'pairs' THEN 9 " \
 	"ELSE 10 END"
 
+/* the imports' input files of the report's bundles: how many, how many
+ * read (some part), how many not understood (some part unread or read in
+ * part); and the summary line that says it (nothing without imports) */
+void report_inputs_counts(sqlite3 *db, int64_t *files, int64_t *read,
+			  int64_t *unread);
+void report_inputs_line(sqlite3 *db, FILE *out);
+
 #endif

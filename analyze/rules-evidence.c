@@ -23,5 +23,30 @@ const struct rule rules_evidence[] = {
 		       "'attach' AND s.bundle_id NOT IN (SELECT bundle_id FROM "
 		       "imports)) ORDER BY s.bundle_id, s.name",
 	},
+	{
+		.id = "INPUT_UNREAD",
+		.layer = "evidence",
+		.severity = SEV_WARNING,
+		.title = "an input file no reader understood, or that a reader took only in part (info: the command printed only its failure)",
+		.needs = "",
+		.evidence = "manifest.json import.inputs[] (the import's record of each input file and part)",
+		.remediation = "Nothing in that file was checked: give the output of the command its reason names, whole and as the tool printed it (with its prompt line or in a file named after the command: ibstat.txt, 'ethtool -S ens1f0np0.txt'); a cut or filtered output is read only as far as it goes.",
+		/* every file (or pasted part) of an import that no reader took
+		 * or that a reader left out in part: the file is the component,
+		 * the part's line and command said when there is one */
+		.sql = "SELECT i.bundle_id, i.file || CASE WHEN i.line > 0 THEN "
+		       "':' || i.line ELSE '' END, i.file || CASE WHEN i.line > 0 "
+		       "THEN ' line ' || i.line ELSE '' END || coalesce(' ($ ' || "
+		       "i.command || ')', '') || ': ' || CASE i.status WHEN 'partial' "
+		       "THEN 'read in part' || coalesce(' by the ' || i.reader || "
+		       "' reader', '') WHEN 'failed' THEN 'no output' ELSE 'not "
+		       "read' END || ': ' || coalesce(i.reason, "
+		       "'no reason given'), 'manifest.json\timport.inputs: ' || "
+		       "i.file || CASE WHEN i.line > 0 THEN ' line ' || i.line "
+		       "ELSE '' END || ' ' || i.status, CASE i.status WHEN 'failed' "
+		       "THEN 0 ELSE NULL END FROM import_inputs i "
+		       "JOIN todo_rule t ON t.bundle_id = i.bundle_id WHERE "
+		       "i.status IN ('unread', 'partial', 'failed') ORDER BY i.bundle_id, i.file, i.line",
+	},
 	{ 0 },
 };

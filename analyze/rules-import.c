@@ -63,6 +63,17 @@ static const struct imp_need needs[] = {
 	NEED("NCCL_IB_HCA_MISMATCH NCCL_GID_INDEX_BAD",
 	     "SELECT bundle_id FROM environment", "NCCL settings",
 	     "nccl.conf"),
+	/* a GID table is show_gids' or sysfs' own, with the types: ibstat
+	 * and ibstatus print none (a port GUID is not a table) */
+	NEED("ROCE_NO_V2_IPV4_GID ROCE_V1_ONLY NCCL_GID_INDEX_BAD",
+	     "SELECT bundle_id FROM gids WHERE type IS NOT NULL",
+	     "GID table", "show_gids, or copies of sys/class/infiniband/*/"
+	     "ports/*/gids and gid_attrs carry it"),
+	/* a filtered lsmod (no header) lists only what the filter kept */
+	NEED("MODULE_MISSING",
+	     "SELECT bundle_id FROM sources WHERE name = 'modules' AND status "
+	     "= 'ok'", "complete module list",
+	     "lsmod unfiltered, with its header line, or /proc/modules"),
 	/* only the collector knows where it ran */
 	NEED("CONTAINER_NO_RDMA", "SELECT bundle_id FROM imports WHERE 0",
 	     "container facts", "rdma-collect records them"),

@@ -32,9 +32,12 @@ check "--help and the man page document every option" sh -c '
 		"$RA" --help | grep -q -- "--$o" || { echo "help: --$o"; exit 1; }
 		sed "s/\\\\//g" "$TOP/analyze/rdma-analyze.1" | grep -q -- "--$o" || { echo "man: --$o"; exit 1; }
 	done'
-# a folder without bundles loads nothing, and says so (UBSan: no qsort of
-# an empty list)
+# an empty folder is no evidence: exit 4, and one line says so (UBSan: no
+# qsort of an empty list)
 mkdir empty
 "$RA" load --db empty.db empty >/dev/null 2>empty.err
-check_eq "a folder without bundles: exit 0" "$?" 0
-check "a folder without bundles: 0 loaded" grep -q '0 loaded, 0 already in empty.db, 0 failed' empty.err
+check_eq "an empty folder: exit 4" "$?" 4
+check "an empty folder: one line names it" grep -q \
+	'^rdma-analyze: empty: no evidence read: nothing in it' empty.err
+check "an empty folder: 0 loaded, 1 failed" grep -q \
+	'0 loaded, 0 already in empty.db, 1 failed' empty.err

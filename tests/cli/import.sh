@@ -182,5 +182,10 @@ PY
 "$RA" list hz/many.tgz >/dev/null 2>many.err
 check_eq "200,001 entries: exit 4, one line" "$? $(cat many.err)" \
 	"4 rdma-analyze: hz/many.tgz: more than 200000 entries"
-check "a plain text file is not an import: one line" \
-	sh -c 'echo hello >x.txt; "$RA" report x.txt 2>&1 >/dev/null | grep -q "x.txt: not a zstd-compressed tar"'
+echo hello >x.txt
+"$RA" report x.txt >x.out 2>x.err
+check_eq "a text file no reader knows: exit 4" "$?" 4
+check "... one line names it and why" grep -q \
+	"^rdma-analyze: x.txt: no evidence read (1 of 1 file(s) looked at, none understood): x.txt: not recognized as any tool's output (first line: 'hello')" x.err
+check "... and the report says nothing was read, never OK" \
+	sh -c 'grep -q "^NO EVIDENCE: nothing was read" x.out && ! grep -q "^OK" x.out'

@@ -21,7 +21,7 @@ static int nrows;
 
 /* a file name the row's first pattern matches: its '*' becomes a device
  * or interface name, as a user's paste would carry */
-static void add_row(const struct imp_parser *p)
+static void add_row(const struct imp_reader *p)
 {
 	const char *bar = strchr(p->names, '|');
 	size_t n = bar ? (size_t)(bar - p->names) : strlen(p->names);
@@ -43,20 +43,17 @@ static void add_row(const struct imp_parser *p)
 
 static void setup(void)
 {
-	const struct imp_parser *const tables[] = {
-		imp_parsers_ib, imp_parsers_host, imp_parsers_fabric,
-	};
-	const struct imp_parser *p;
-	size_t t;
+	const struct imp_reader *p;
 
 	snprintf(dir, sizeof(dir), "%s/fuzz-import.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(dir))
 		die("cannot make a folder for the import target");
-	for (t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
-		for (p = tables[t]; p->tool; p++)
-			if (p->names)
-				add_row(p);
+	for (p = imp_readers; p->tool; p++)
+		if (p->names)
+			add_row(p);
+	/* and one named after nothing: read by its content */
+	snprintf(names[nrows++], sizeof(names[0]), "output.txt");
 	snprintf(names[nrows++], sizeof(names[0]),
 		 "sysinfo-snapshot-v3.7.4-node01-20251129-210405.html");
 }

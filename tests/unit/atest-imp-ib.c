@@ -262,12 +262,12 @@ static void tb_free(struct imp *im)
 
 /* the first parser whose pattern takes the (normalized) name; the '*'
  * part in arg */
-static const struct imp_parser *by_name(const char *name, char *arg, size_t n)
+static const struct imp_reader *by_name(const char *name, char *arg, size_t n)
 {
-	const struct imp_parser *p;
+	const struct imp_reader *p;
 	char pats[512], *pat, *save;
 
-	for (p = imp_parsers_ib; p->tool; p++) {
+	for (p = imp_readers; p->tool; p++) {
 		snprintf(pats, sizeof(pats), "%s", p->names);
 		for (pat = strtok_r(pats, "|", &save); pat;
 		     pat = strtok_r(NULL, "|", &save)) {
@@ -342,7 +342,7 @@ static struct bundle_r *import_dir(const char *dir)
 	closedir(d);
 	qsort(names, n, sizeof(*names), names_cmp);
 	for (i = 0; i < n; i++) {
-		const struct imp_parser *p;
+		const struct imp_reader *p;
 		char *text, *s;
 
 		snprintf(norm, sizeof(norm), "%s", names[i]);
@@ -666,7 +666,8 @@ static void refdata(void)
 	T_STREQ(line_of(b, SYS "mlx5_5/ports/1/cap_mask"), "0xa751e848",
 		"ibstat: cap_mask");
 	T_STREQ(line_of(b, SYS "mlx5_5/ports/1/gids/0"),
-		"fe80:0000:0000:0000:9c63:c003:0055:48ae", "ibstat: port GUID as gids/0");
+		"fe80:0000:0000:0000:9c63:c003:0055:48ae",
+		"ibstat: an InfiniBand port's GUID as its GID 0");
 	br_free(b);
 
 	b = import_texts("ibstat", ibstat_mlx4_cut, NULL);

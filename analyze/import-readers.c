@@ -1,0 +1,535 @@
+/* import-readers: the one table of import's readers (import.h).  Each
+ * row names a tool, the file and command names that hint at it, the
+ * collector source its evidence belongs to, a recognizer of its text and
+ * its parser (imp-ib.c, imp-host*.c, imp-ibdiag.c, imp-rdma.c).
+ *
+ * A recognizer answers "does this text look like the tool's output?" from
+ * a few lines of it, cheaply and without side effects: the file's name
+ * is only a hint, so a pasted `output.txt` or one part of a ticket is
+ * given to the reader its content names.  Recognizers look at lines with
+ * their leading blanks dropped (a paste loses or changes indentation) and
+ * at most REC_LINES of them; they are strict enough that two of them
+ * rarely claim one text, and the table's order settles the rest (the more
+ * specific first: ethtool -i before the generic "name: value" lines).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "import.h"
+#include "imp-host.h"
+#include "nccl.h"
+#include "perftest.h"
+#include "util.h"
+
+#define REC_LINES 400
+
+struct rl {
+	const char *p, *end;
+	int n;
+	char s[512];
+};
+
+static void rl_init(struct rl *r, const char *text, size_t len)
+{
+	r->p = text;
+	r->end = text + len;
+	r->n = 0;
+}
+
+/* the next line, leading blanks dropped, cut at 511 bytes */
+static int rl_next(struct rl *r)
+{
+	const char *e;
+	size_t k;
+
+	if (r->p >= r->end || r->n >= REC_LINES)
+		return 0;
+	e = memchr(r->p, '\n', (size_t)(r->end - r->p));
+	if (!e)
+		e = r->end;
+	while (r->p < e && (*r->p == ' ' || *r->p == '\t'))
+		r->p++;
+	k = (size_t)(e - r->p);
+	if (k >= sizeof(r->s))
+		k = sizeof(r->s) - 1;
+	memcpy(r->s, r->p, k);
+	while (k && (r->s[k - 1] == '\r' || r->s[k - 1] == ' '))
+		k--;
+	r->s[k] = 0;
+	r->p = e + 1;
+	r->n++;
+	return 1;
+}
+
+/* how many lines satisfy pred */
+static int count_lines(const char *text, size_t len, int (*pred)(const char *))
+{
+	struct rl r;
+	int n = 0;
+
+	rl_init(&r, text, len);
+	while (rl_next(&r))
+		n += pred(r.s) ? 1 : 0;
+	return n;
+}
+
+static int line_starts(const char *text, size_t len, const char *prefix)
+{
+	struct rl r;
+
+	rl_init(&r, text, len);
+	while (rl_next(&r))
+		if (starts_with(r.s, prefix))
+			return 1;
+	return 0;
+}
+
+static int has(const char *text, size_t len, const char *needle)
+{
+	return ih_has(text, len, needle);
+}
+
+/* --- the recognizers --- */
+
+static int rec_devinfo(const char *t, size_t n)
+{
+	return line_starts(t, n, "hca_id:");
+}
+
+static int ibstat_ca(const char *s)
+{
+	return starts_with(s, "CA '") || starts_with(s, "CA type:") ||
+	       starts_with(s, "Number of ports:");
+}
+
+static int rec_ibstat(const char *t, size_t n)
+{
+	return count_lines(t, n, ibstat_ca) >= 2 ||
+	       (line_starts(t, n, "CA '") && line_starts(t, n, "Port GUID:"));
+}
+
+static int rec_ibstatus(const char *t, size_t n)
+{
+	return line_starts(t, n, "Infiniband device '");
+}
+
+static int gid_row(const char *s)
+{
+	char dev[64], gid[64];
+	unsigned port, idx;
+
+	return sscanf(s, "%63s %u %u %63s", dev, &port, &idx, gid) == 4 &&
+	       strlen(gid) == 39 && gid[4] == ':' && gid[9] == ':';
+}
+
+static int rec_show_gids(const char *t, size_t n)
+{
+	struct rl r;
+
+	rl_init(&r, t, n);
+	while (rl_next(&r)) {
+		if (starts_with(r.s, "DEV") && strstr(r.s, "PORT") &&
+		    strstr(r.s, "INDEX") && strstr(r.s, "GID"))
+			return 1;
+	}
+	return count_lines(t, n, gid_row) >= 1;
+}
+
+static int i2n_row(const char *s)
+{
+	const char *a = strstr(s, " port ");
+
+	return a && strstr(a, " ==> ") && (strstr(s, "(Up)") ||
+					   strstr(s, "(Down)"));
+}
+
+static int rec_ibdev2netdev(const char *t, size_t n)
+{
+	return count_lines(t, n, i2n_row) >= 1;
+}
+
+static int devnode_row(const char *s)
+{
+	return s[0] == 'c' && s[1] && strchr("r-", s[1]) &&
+	       (strstr(s, " uverbs") || strstr(s, " umad") ||
+		strstr(s, " issm") || strstr(s, " rdma_cm"));
+}
+
+static int rec_ls_infiniband(const char *t, size_t n)
+{
+	return count_lines(t, n, devnode_row) >= 1;
+}
+
+static int rec_sminfo(const char *t, size_t n)
+{
+	return line_starts(t, n, "sminfo: sm lid") ||
+	       (line_starts(t, n, "sminfo") && has(t, n, "SMINFO_"));
+}
+
+static int pq_row(const char *s)
+{
+	static const char *const names[] = {
+		"PortSelect:", "SymbolErrorCounter:", "PortXmitData:",
+		"PortRcvData:", "PortXmitWait:", "LinkDownedCounter:",
+		"PortXmitDiscards:", "PortRcvErrors:",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (starts_with(s, names[i]))
+			return 1;
+	return 0;
+}
+
+static int rec_perfquery(const char *t, size_t n)
+{
+	return line_starts(t, n, "# Port counters:") ||
+	       line_starts(t, n, "# Port extended counters:") ||
+	       count_lines(t, n, pq_row) >= 2;
+}
+
+static int ill_row(const char *s)
+{
+	return (starts_with(s, "Switch: 0x") || starts_with(s, "Switch 0x") ||
+		starts_with(s, "CA: ")) ;
+}
+
+static int rec_iblinkinfo(const char *t, size_t n)
+{
+	return count_lines(t, n, ill_row) >= 1 && has(t, n, "==>");
+}
+
+static int rec_dbcsv(const char *t, size_t n)
+{
+	return line_starts(t, n, "START_NODES") ||
+	       line_starts(t, n, "START_PORTS");
+}
+
+static int bdf_head(const char *s)
+{
+	unsigned a, b, c, d;
+	char sp;
+
+	if (sscanf(s, "%4x:%2x:%2x.%1u%c", &a, &b, &c, &d, &sp) == 5 &&
+	    sp == ' ')
+		return 1;
+	return sscanf(s, "%2x:%2x.%1u%c", &a, &b, &c, &sp) == 4 && sp == ' ' &&
+	       s[2] == ':' && s[5] == '.';
+}
+
+static int rec_lspci(const char *t, size_t n)
+{
+	return count_lines(t, n, bdf_head) >= 1 &&
+	       (has(t, n, "LnkSta:") || has(t, n, "Mellanox") ||
+		has(t, n, "Ethernet controller") ||
+		has(t, n, "Infiniband controller") ||
+		has(t, n, "Network controller"));
+}
+
+static int mod_row(const char *s)
+{
+	static const char *const rdma[] = {
+		"ib_core ", "mlx5_core ", "mlx5_ib ", "ib_uverbs ", "rdma_cm ",
+		"rdma_ucm ", "ib_umad ", "mlx4_core ", "mlx_compat ",
+		"nvidia_peermem ", "rdma_rxe ", "irdma ", "bnxt_re ", "efa ",
+		"ib_ipoib ", "ib_cm ", "iw_cm ",
+	};
+	unsigned long sz;
+	unsigned used;
+	char name[64];
+	size_t i;
+
+	if (sscanf(s, "%63s %lu %u", name, &sz, &used) != 3)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(rdma); i++)
+		if (starts_with(s, rdma[i]))
+			return 1;
+	return 0;
+}
+
+static int rec_lsmod(const char *t, size_t n)
+{
+	return line_starts(t, n, "Module                  Size  Used by") ||
+	       count_lines(t, n, mod_row) >= 1;
+}
+
+static int klog_row(const char *s)
+{
+	const char *e;
+
+	if (s[0] == '[') {
+		/* [ 12.345678] or [Sat Nov 29 21:04:05 2025] */
+		e = strchr(s, ']');
+		return e && e - s < 40 && (strchr(s, '.') < e || strchr(s, ':') < e);
+	}
+	/* syslog or journalctl: "Nov 29 21:04:05 host kernel: ..." */
+	return strstr(s, " kernel: ") != NULL;
+}
+
+static int rec_dmesg(const char *t, size_t n)
+{
+	return count_lines(t, n, klog_row) >= 1 &&
+	       (has(t, n, "mlx") || has(t, n, "infiniband") ||
+		has(t, n, "ib_") || has(t, n, "rdma") || has(t, n, "Linux version") ||
+		count_lines(t, n, klog_row) >= 5);
+}
+
+static int stat_row(const char *s)
+{
+	const char *c = strrchr(s, ':');
+	const char *v;
+
+	if (!c || c == s || c[1] != ' ')
+		return 0;
+	for (v = s; v < c; v++)
+		if (!isalnum((unsigned char)*v) && !strchr("_[].-", *v))
+			return 0;
+	for (v = c + 2; *v == ' '; v++)
+		;
+	if (*v == '-')
+		v++;
+	if (!isdigit((unsigned char)*v))
+		return 0;
+	while (isdigit((unsigned char)*v))
+		v++;
+	return !*v && (starts_with(s, "rx") || starts_with(s, "tx") ||
+		       strstr(s, "_phy") || strstr(s, "vport") ||
+		       strstr(s, "_pause") || strstr(s, "_cnp"));
+}
+
+static int rec_ethtool_stats(const char *t, size_t n)
+{
+	return line_starts(t, n, "NIC statistics:") ||
+	       count_lines(t, n, stat_row) >= 2;
+}
+
+static int rec_ethtool_drvinfo(const char *t, size_t n)
+{
+	return line_starts(t, n, "driver: ") &&
+	       (line_starts(t, n, "firmware-version:") ||
+		line_starts(t, n, "bus-info:"));
+}
+
+static int rec_ethtool_pause(const char *t, size_t n)
+{
+	return line_starts(t, n, "Pause parameters for ");
+}
+
+static int rec_ethtool_link(const char *t, size_t n)
+{
+	return line_starts(t, n, "Settings for ") &&
+	       (line_starts(t, n, "Speed:") || line_starts(t, n, "Link detected:"));
+}
+
+static int rec_dcb_pfc(const char *t, size_t n)
+{
+	return line_starts(t, n, "pfc-cap ") || line_starts(t, n, "prio-pfc ");
+}
+
+static int ip_row(const char *s)
+{
+	unsigned k;
+	char name[64], lt;
+
+	return sscanf(s, "%u: %63[^:]: %c", &k, name, &lt) == 3 && lt == '<';
+}
+
+static int rec_ip(const char *t, size_t n)
+{
+	return count_lines(t, n, ip_row) >= 1;
+}
+
+static int rec_ulimit(const char *t, size_t n)
+{
+	return line_starts(t, n, "max locked memory");
+}
+
+static int rec_meminfo(const char *t, size_t n)
+{
+	return line_starts(t, n, "MemTotal:") &&
+	       line_starts(t, n, "HugePages_Total:");
+}
+
+static int rec_cmdline(const char *t, size_t n)
+{
+	return line_starts(t, n, "BOOT_IMAGE=");
+}
+
+static int limits_row(const char *s)
+{
+	char dom[128], type[16], item[32];
+
+	return s[0] != '#' && sscanf(s, "%127s %15s %31s", dom, type, item) == 3 &&
+	       (!strcmp(type, "soft") || !strcmp(type, "hard") ||
+		!strcmp(type, "-")) && !strcmp(item, "memlock");
+}
+
+static int rec_limits_conf(const char *t, size_t n)
+{
+	return count_lines(t, n, limits_row) >= 1;
+}
+
+static int rec_mlxlink(const char *t, size_t n)
+{
+	return line_starts(t, n, "Operational Info") &&
+	       has(t, n, "Physical state");
+}
+
+static int nccl_env_row(const char *s)
+{
+	return starts_with(s, "NCCL_") && strchr(s, '=') && !strchr(s, ' ');
+}
+
+static int rec_nccl_conf(const char *t, size_t n)
+{
+	return count_lines(t, n, nccl_env_row) >= 1 && !ih_is_nccl(t, n);
+}
+
+static int rec_attachment(const char *t, size_t n)
+{
+	return ih_is_nccl(t, n) || perftest_detect(t, n);
+}
+
+static int rdma_link_row(const char *s)
+{
+	return starts_with(s, "link ") && strchr(s, '/') &&
+	       (strstr(s, " state ") || strstr(s, " physical_state "));
+}
+
+static int rec_rdma_link(const char *t, size_t n)
+{
+	return count_lines(t, n, rdma_link_row) >= 1;
+}
+
+static int rdma_dev_row(const char *s)
+{
+	unsigned k;
+	char name[64];
+
+	return sscanf(s, "%u: %63[^:]:", &k, name) == 2 &&
+	       strstr(s, " node_type ") != NULL;
+}
+
+static int rec_rdma_dev(const char *t, size_t n)
+{
+	return count_lines(t, n, rdma_dev_row) >= 1;
+}
+
+static int rdma_stat_row(const char *s)
+{
+	return starts_with(s, "link ") && strchr(s, '/') &&
+	       !strstr(s, " state ") && !strstr(s, " physical_state ");
+}
+
+static int rec_rdma_stat(const char *t, size_t n)
+{
+	return count_lines(t, n, rdma_stat_row) >= 1;
+}
+
+static int rec_fi_info(const char *t, size_t n)
+{
+	return (line_starts(t, n, "provider:") && line_starts(t, n, "fabric:") &&
+		line_starts(t, n, "domain:")) || line_starts(t, n, "fi_info:");
+}
+
+static int rec_uname(const char *t, size_t n)
+{
+	return line_starts(t, n, "Linux ") && has(t, n, "GNU/Linux");
+}
+
+static int rec_uptime(const char *t, size_t n)
+{
+	return has(t, n, " up ") && has(t, n, "load average");
+}
+
+/* --- the table --- */
+
+/* The order matters where names overlap: the first row whose pattern
+ * matches and whose parser takes the text wins ("ethtool_*" after the
+ * ethtool option rows); for content alone, the first recognizer that
+ * claims the text and whose parser takes it. */
+const struct imp_reader imp_readers[] = {
+	{ "ibv_devinfo", "ibv_devinfo|ibv_devinfo_-v|ibv_devinfo_*", "verbs",
+	  rec_devinfo, ib_devinfo, "the output of ibv_devinfo -v" },
+	{ "ibstat", "ibstat|ibstat_*", "sysfs", rec_ibstat, ib_ibstat,
+	  "the output of ibstat" },
+	{ "ibstatus", "ibstatus|ibstatus_*", "sysfs", rec_ibstatus, ib_ibstatus,
+	  "the output of ibstatus" },
+	{ "show_gids", "show_gids|show_gids_*", "sysfs", rec_show_gids,
+	  ib_show_gids, "the output of show_gids" },
+	{ "ibdev2netdev", "ibdev2netdev|ibdev2netdev_-v", "sysfs",
+	  rec_ibdev2netdev, ib_ibdev2netdev, "the output of ibdev2netdev -v" },
+	{ "ls -la /dev/infiniband", "ls_-la_dev_infiniband|ls_-l_dev_infiniband|"
+	  "ls_-la_.dev.infiniband|ls_-l_.dev.infiniband|ls-infiniband|"
+	  "ls_-al_dev_infiniband|ls_dev_infiniband|ls_-la_dev_infiniband_|"
+	  "ls_-l_dev_infiniband_",
+	  "devnodes", rec_ls_infiniband, ib_ls_infiniband,
+	  "the output of ls -la /dev/infiniband" },
+	{ "sminfo", "sminfo|sminfo_-C_*|sminfo_*", "mad", rec_sminfo, ib_sminfo,
+	  "the output of sminfo" },
+	{ "perfquery", "perfquery|perfquery_-x|perfquery_-C_*|perfquery_-x_-C_*|"
+	  "perfquery_*", "mad", rec_perfquery,
+	  ib_perfquery, "the output of perfquery -x" },
+	{ "iblinkinfo", "iblinkinfo|iblinkinfo_-C_*|iblinkinfo_*", "fabric", rec_iblinkinfo,
+	  ib_iblinkinfo, "the output of iblinkinfo" },
+	{ "rdma link", "rdma_link|rdma_link_show|rdma_link_*|rdma_-d_link*|"
+	  "rdma_-j_link*|rdma_-p_link*", "sysfs", rec_rdma_link, rdma_link,
+	  "the output of rdma link show" },
+	{ "rdma dev", "rdma_dev|rdma_dev_show|rdma_dev_*|rdma_-d_dev*",
+	  "sysfs", rec_rdma_dev, rdma_dev, "the output of rdma dev show" },
+	{ "rdma statistic", "rdma_statistic|rdma_statistic_*|rdma_stat|"
+	  "rdma_stat_*|rdma_-d_stat*|rdma_-d_statistic*", "sysfs",
+	  rec_rdma_stat, rdma_statistic, "the output of rdma statistic show" },
+	{ "fi_info", "fi_info|fi_info_*", "verbs", rec_fi_info, rdma_fi_info,
+	  "the output of fi_info -v" },
+	{ "lspci", "lspci|lspci_-*", "pci", rec_lspci, ih_lspci,
+	  "the output of lspci -vvv, run as root" },
+	{ "lsmod", "lsmod|lsmod_*|proc_modules|modules", "modules", rec_lsmod,
+	  ih_lsmod, "the output of lsmod" },
+	{ "dmesg", "dmesg|dmesg_-*|dmesg_*|journalctl_-k|journalctl_-k*|"
+	  "journalctl_--dmesg*|kern|kern.log|messages|syslog|dmesg-erst*|"
+	  "dmesg-efi*|console-ramoops*", "klog", rec_dmesg, ih_dmesg,
+	  "the output of dmesg (or journalctl -k)" },
+	{ "ethtool -S", "ethtool_-S_*|ethtool_--statistics_*", "netdev",
+	  rec_ethtool_stats, ih_ethtool_stats,
+	  "the output of ethtool -S IFACE, saved as 'ethtool -S IFACE.txt'" },
+	{ "ethtool -i", "ethtool_-i_*|ethtool_--driver_*", "netdev",
+	  rec_ethtool_drvinfo, ih_ethtool_drvinfo,
+	  "the output of ethtool -i IFACE" },
+	{ "ethtool -a", "ethtool_-a_*|ethtool_--show-pause_*", "netdev",
+	  rec_ethtool_pause, ih_ethtool_pause, "the output of ethtool -a IFACE" },
+	{ "ethtool", "ethtool_*", "netdev", rec_ethtool_link, ih_ethtool_link,
+	  "the output of ethtool IFACE" },
+	{ "dcb pfc show", "dcb_pfc_show_dev_*|dcb_-s_pfc_show_dev_*|"
+	  "dcb_-statistics_pfc_show_dev_*", "netdev", rec_dcb_pfc, ih_dcb_pfc,
+	  "the output of dcb pfc show dev IFACE" },
+	{ "ip", "ip_*|ip", "netdev", rec_ip, ih_ip, "the output of ip -d addr" },
+	{ "ulimit -l", "ulimit_-l|ulimit_-Sl|ulimit_-a|ulimit_-Sa|ulimit",
+	  "limits", rec_ulimit, ih_ulimit_soft, "the output of ulimit -a" },
+	{ "ulimit -Hl", "ulimit_-Hl|ulimit_-Ha", "limits", NULL,
+	  ih_ulimit_hard, "the output of ulimit -Ha" },
+	{ "/proc/meminfo", "meminfo|proc_meminfo", "limits", rec_meminfo,
+	  ih_meminfo, "a copy of /proc/meminfo" },
+	{ "/proc/cmdline", "cmdline|proc_cmdline", "identity", rec_cmdline,
+	  ih_cmdline, "a copy of /proc/cmdline" },
+	{ "limits.conf", "limits.conf|etc_security_limits.conf", "limits",
+	  rec_limits_conf, ih_limits_conf, "a copy of /etc/security/limits.conf" },
+	{ "mlxlink", "mlxlink_-d_*", "commands", rec_mlxlink, ih_mlxlink,
+	  "the output of mlxlink -d DEV, saved as 'mlxlink -d DEV.txt'" },
+	{ "/etc/nccl.conf", "nccl.conf|etc_nccl.conf", "nccl", rec_nccl_conf,
+	  ih_nccl_conf, "a copy of /etc/nccl.conf" },
+	{ "NCCL log, perftest output", "nccl|nccl*|*nccl|*.nccl|ib_*|"
+	  "raw_ethernet_*|perftest|perftest*|*perftest|*_bw|*_lat|*_perf|"
+	  "*_perf_*", "attach", rec_attachment, ih_attachment,
+	  "an NCCL log with NCCL_DEBUG=INFO, or a perftest output" },
+	{ "ibdiagnet", "ibdiagnet2.db_csv|*.db_csv", "fabric", rec_dbcsv,
+	  ibdiag_dbcsv, "ibdiagnet's ibdiagnet2.db_csv" },
+	{ "hostname", "hostname|etc_hostname", "identity", NULL,
+	  imp_rd_hostname, "the output of hostname" },
+	{ "uname -a", "uname|uname_-a", "identity", rec_uname,
+	  imp_rd_uname, "the output of uname -a" },
+	{ "uptime", "uptime", "identity", rec_uptime, imp_rd_uptime,
+	  "the output of uptime" },
+	{ NULL, NULL, NULL, NULL, NULL, NULL },
+};

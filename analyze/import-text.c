@@ -1,0 +1,356 @@
+/* import-text: a pasted text made readable before any reader sees it
+ * (import.h): line ends, terminal colours, mail quoting and web spaces
+ * undone; then cut into parts at prompt lines and markdown fences, each
+ * part with the command line that printed it.
+ *
+ * What a ticket looks like, and what is done with it:
+ *   CRLF, a lone CR at a line's end      the CR dropped
+ *   ESC [ ... m (ANSI colour, grep's)    dropped, as are other escapes
+ *   U+00A0 (a web page's &nbsp;)          a blank
+ *   "> " quoting (a mail reply)          one level dropped, as often as
+ *                                        most non-blank lines carry it
+ *   "$ cmd", "# cmd", "[u@h dir]$ cmd",  a new part, cmd its command line
+ *   "u@h:~$ cmd", "root@h:/# cmd"
+ *   ``` (a markdown fence)               a new part, no command
+ * "# cmd" is a prompt only when cmd starts with a command this project
+ * reads (a '#' line is a comment in perfquery's and limits.conf's own
+ * text); "$ cmd" always is.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import.h"
+#include "log.h"
+#include "util.h"
+
+/* --- cleaning --- */
+
+/* ESC sequences: CSI (ESC [ params final), OSC (ESC ] ... BEL or ESC \),
+ * and two-byte ones; returns the bytes to skip at p */
+static size_t escape_len(const char *p, const char *end)
+{
+	const char *q = p + 1;
+
+	if (q >= end)
+		return 1;
+	if (*q == '[') {
+		for (q++; q < end; q++)
+			if ((unsigned char)*q >= 0x40 && (unsigned char)*q <= 0x7e)
+				return (size_t)(q + 1 - p);
+		return (size_t)(end - p);
+	}
+	if (*q == ']') {
+		for (q++; q < end; q++) {
+			if (*q == '\a')
+				return (size_t)(q + 1 - p);
+			if (*q == 0x1b && q + 1 < end && q[1] == '\\')
+				return (size_t)(q + 2 - p);
+			if (*q == '\n')
+				return (size_t)(q - p);
+		}
+		return (size_t)(end - p);
+	}
+	return 2;
+}
+
+/* is every non-blank line (most of them: 3 in 4) quoted with '>'? */
+static int quoted(const char *t, size_t n)
+{
+	size_t lines = 0, q = 0, i = 0;
+
+	while (i < n) {
+		const char *e = memchr(t + i, '\n', n - i);
+		size_t k = e ? (size_t)(e - t - i) : n - i, j = 0;
+
+		while (j < k && (t[i + j] == ' ' || t[i + j] == '\t'))
+			j++;
+		if (j < k) {
+			lines++;
+			q += t[i + j] == '>';
+		}
+		i += k + 1;
+	}
+	return lines && q * 4 >= lines * 3;
+}
+
+/* one level of "> " off every quoted line */
+static size_t unquote(char *t, size_t n)
+{
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		const char *e = memchr(t + i, '\n', n - i);
+		size_t k = e ? (size_t)(e - t - i) : n - i, j = 0;
+
+		while (j < k && t[i + j] == ' ')
+			j++;
+		if (j < k && t[i + j] == '>') {
+			j++;
+			if (j < k && t[i + j] == ' ')
+				j++;
+		} else {
+			j = 0;
+		}
+		memmove(t + o, t + i + j, k - j);
+		o += k - j;
+		if (e)
+			t[o++] = '\n';
+		i += k + 1;
+	}
+	t[o] = 0;
+	return o;
+}
+
+char *imp_clean(const char *data, size_t len, size_t *outlen, unsigned *what)
+{
+	char *o = xmalloc(len + 1);
+	const char *p = data, *end = data + len;
+	size_t k = 0;
+	int levels;
+
+	*what = 0;
+	while (p < end) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '\r' && (p + 1 == end || p[1] == '\n')) {
+			*what |= IMP_CLEAN_CR;
+			p++;
+			continue;
+		}
+		if (c == 0x1b) {
+			*what |= IMP_CLEAN_ANSI;
+			p += escape_len(p, end);
+			continue;
+		}
+		if (c == 0xc2 && p + 1 < end && (unsigned char)p[1] == 0xa0) {
+			*what |= IMP_CLEAN_NBSP;
+			o[k++] = ' ';
+			p += 2;
+			continue;
+		}
+		o[k++] = (char)c;
+		p++;
+	}
+	o[k] = 0;
+	for (levels = 0; levels < 8 && quoted(o, k); levels++) {
+		*what |= IMP_CLEAN_QUOTED;
+		k = unquote(o, k);
+	}
+	*outlen = k;
+	return o;
+}
+
+/* --- prompts --- */
+
+/* the commands a "# cmd" prompt may start with */
+static const char *const known[] = {
+	"ibstat", "ibstatus", "ibv_devinfo", "ibv_devices", "ibdev2netdev",
+	"show_gids", "lspci", "lsmod", "dmesg", "journalctl", "ethtool", "dcb",
+	"mlnx_qos", "ip", "ulimit", "cat", "sminfo", "perfquery", "iblinkinfo",
+	"ibnetdiscover", "ibdiagnet", "rdma", "fi_info", "mlxlink", "mlxconfig",
+	"mst", "ls", "grep", "egrep", "zgrep", "tail", "head", "uname", "uptime",
+	"hostname", "ofed_info", "modinfo", "nvidia-smi", "ib_write_bw",
+	"ib_read_bw", "ib_send_bw", "ib_write_lat", "ib_read_lat",
+	"ib_send_lat", "ibping", "ibhosts", "ibswitches", "sudo", "env",
+	"sysctl", "numactl", "lscpu", "mpirun", "srun", "less", "more",
+	"ibportstate", "saquery", "smpquery", "ibaddr", "iblinkinfo.pl",
+	"ibqueryerrors", "ibtracert", "mlxfwmanager", "flint", "devlink",
+	"nccl-tests", "all_reduce_perf",
+};
+
+static int known_command(const char *s)
+{
+	size_t i, n;
+
+	while (*s == ' ')
+		s++;
+	/* a path: its last part */
+	for (n = 0; s[n] && s[n] != ' '; n++)
+		;
+	{
+		const char *b = s;
+		size_t j;
+
+		for (j = 0; j < n; j++)
+			if (s[j] == '/')
+				b = s + j + 1;
+		n -= (size_t)(b - s);
+		s = b;
+	}
+	for (i = 0; i < ARRAY_SIZE(known); i++)
+		if (strlen(known[i]) == n && !strncmp(s, known[i], n))
+			return 1;
+	return 0;
+}
+
+/* the command of a prompt line, or NULL */
+static const char *prompt(const char *s)
+{
+	const char *p;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if ((s[0] == '$' || s[0] == '#') && s[1] == ' ') {
+		p = s + 2;
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			return NULL;
+		return s[0] == '$' || known_command(p) ? p : NULL;
+	}
+	/* "[user@host dir]$ cmd", "[root@host ~]# cmd" */
+	if (s[0] == '[' && (p = strchr(s, ']')) && p - s < 128 &&
+	    memchr(s, '@', (size_t)(p - s)) && (p[1] == '$' || p[1] == '#') &&
+	    p[2] == ' ') {
+		p += 3;
+		while (*p == ' ')
+			p++;
+		return *p ? p : NULL;
+	}
+	/* "user@host:~$ cmd", "root@host:/tmp# cmd", "(env) user@host:~$ cmd" */
+	if (s[0] == '(' && (p = strchr(s, ')')) && p - s < 64 && p[1] == ' ')
+		s = p + 2;
+	{
+		const char *at = NULL, *q;
+
+		for (q = s; *q && q - s < 128; q++) {
+			unsigned char c = (unsigned char)*q;
+
+			if (c == '@' && !at && q > s) {
+				at = q;
+				continue;
+			}
+			if (at && (c == '$' || c == '#') && q[1] == ' ' &&
+			    memchr(at, ':', (size_t)(q - at))) {
+				p = q + 2;
+				while (*p == ' ')
+					p++;
+				return *p ? p : NULL;
+			}
+			if (!at && !isalnum(c) && !strchr("_.-", c))
+				return NULL;
+			if (at && (c == ' ' || c == '\t'))
+				return NULL;
+		}
+	}
+	return NULL;
+}
+
+static int fence(const char *s)
+{
+	while (*s == ' ')
+		s++;
+	return !strncmp(s, "```", 3) || !strncmp(s, "~~~", 3);
+}
+
+static void add_part(struct imp_part **v, size_t *n, const char *text,
+		     size_t from, size_t to, unsigned line, char *cmd)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[*n].text = text + from;
+	(*v)[*n].len = to - from;
+	(*v)[*n].line = line;
+	(*v)[*n].command = cmd;
+	(*n)++;
+}
+
+size_t imp_split(const char *text, size_t len, struct imp_part **out)
+{
+	struct imp_part *v = NULL;
+	size_t n = 0, i = 0, start = 0;
+	unsigned line = 1, start_line = 1;
+	char *cmd = NULL, buf[1024];
+
+	while (i < len) {
+		const char *e = memchr(text + i, '\n', len - i);
+		size_t k = e ? (size_t)(e - text - i) : len - i;
+		size_t next = i + k + (e ? 1 : 0), m;
+		const char *c;
+
+		m = k < sizeof(buf) - 1 ? k : sizeof(buf) - 1;
+		memcpy(buf, text + i, m);
+		buf[m] = 0;
+		c = prompt(buf);
+		if (c || fence(buf)) {
+			if (i > start || cmd)
+				add_part(&v, &n, text, start, i, start_line, cmd);
+			cmd = c ? xstrdup(c) : NULL;
+			start = next;
+			start_line = line + 1;
+		}
+		i = next;
+		line++;
+	}
+	if (len > start || cmd)
+		add_part(&v, &n, text, start, len, start_line, cmd);
+	*out = v;
+	return n;
+}
+
+void imp_parts_free(struct imp_part *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].command);
+	free(v);
+}
+
+/* "sudo /usr/sbin/ethtool -S ens1 | grep -i err" -> "ethtool -S ens1";
+ * "cat /proc/modules" -> "/proc/modules"; "grep mlx5 /var/log/messages"
+ * -> "messages" (the file a filter read names the tool's output) */
+int imp_command_name(const char *cmd, char *out, size_t n)
+{
+	char w[1024], *words[64], *save, *t;
+	size_t nw = 0, i, k = 0, first = 0;
+
+	if (!n)
+		return -1;
+	out[0] = 0;
+	snprintf(w, sizeof(w), "%s", cmd);
+	/* the first command of a pipeline or a list */
+	w[strcspn(w, "|;&><")] = 0;
+	for (t = strtok_r(w, " \t", &save); t && nw < ARRAY_SIZE(words);
+	     t = strtok_r(NULL, " \t", &save))
+		words[nw++] = t;
+	/* sudo, env and NAME=value before the command */
+	while (first < nw && (!strcmp(words[first], "sudo") ||
+			      !strcmp(words[first], "env") ||
+			      (strchr(words[first], '=') &&
+			       words[first][0] != '-')))
+		first++;
+	if (first < nw && strrchr(words[first], '/'))
+		words[first] = strrchr(words[first], '/') + 1;
+	if (first == nw)
+		return -1;
+	if ((!strcmp(words[first], "cat") || !strcmp(words[first], "less") ||
+	     !strcmp(words[first], "more") || !strcmp(words[first], "tail") ||
+	     !strcmp(words[first], "head")) &&
+	    first + 1 < nw && words[nw - 1][0] != '-') {
+		/* the file shown is what the text is */
+		snprintf(out, n, "%s", words[nw - 1]);
+		return 0;
+	}
+	if ((!strcmp(words[first], "grep") || !strcmp(words[first], "egrep") ||
+	     !strcmp(words[first], "zgrep")) && first + 2 < nw &&
+	    words[nw - 1][0] != '-') {
+		const char *b = strrchr(words[nw - 1], '/');
+
+		snprintf(out, n, "%s", b ? b + 1 : words[nw - 1]);
+		return 0;
+	}
+	for (i = first; i < nw; i++) {
+		size_t l = strlen(words[i]);
+
+		if (k + l + 2 > n)
+			break;
+		if (k)
+			out[k++] = ' ';
+		memcpy(out + k, words[i], l);
+		k += l;
+	}
+	out[k] = 0;
+	return k ? 0 : -1;
+}
