@@ -525,6 +525,9 @@ const struct imp_reader imp_readers[] = {
 	  "an NCCL log with NCCL_DEBUG=INFO, or a perftest output" },
 	{ "ibdiagnet", "ibdiagnet2.db_csv|*.db_csv", "fabric", rec_dbcsv,
 	  ibdiag_dbcsv, "ibdiagnet's ibdiagnet2.db_csv" },
+	/* (readers added for issue 17's real corpus go above this line,
+	 * each in its group's place: fabric tools after iblinkinfo, host
+	 * tools after dcb, application logs after NCCL) */
 	{ "hostname", "hostname|etc_hostname", "identity", NULL,
 	  imp_rd_hostname, "the output of hostname" },
 	{ "uname -a", "uname|uname_-a", "identity", rec_uname,
