@@ -79,6 +79,18 @@ struct words {
 	int n;
 };
 
+/* does the line start a record: "link dev/N ...", "N: dev: ...", or
+ * ("mode ...", "supported ...")?  A line that does not continues the
+ * one before: rdma -p indents it, a mail client just wraps it */
+static int rec_start(const char *s)
+{
+	unsigned k;
+	char name[64];
+
+	return starts_with(s, "link ") ||
+	       sscanf(s, "%u: %63[^:]:", &k, name) == 2;
+}
+
 static int records(struct imp *im, const char *text, size_t len,
 		   const char *origin, void *ctx,
 		   int (*fn)(struct imp *, const char *, struct words *, void *))
@@ -93,7 +105,8 @@ static int records(struct imp *im, const char *text, size_t len,
 	for (;;) {
 		int more = ih_next(&it, l);
 
-		if (more && l->len && (l->s[0] == ' ' || l->s[0] == '\t') && rec) {
+		if (more && l->len && rec && ((l->s[0] == ' ' || l->s[0] == '\t') ||
+					      !rec_start(l->s))) {
 			rec = xrealloc(rec, rl + l->len + 2);
 			rec[rl++] = ' ';
 			memcpy(rec + rl, l->s, l->len + 1);
@@ -316,10 +329,14 @@ static int stat_rec(struct imp *im, const char *origin, struct words *w,
 	int i, took = 0;
 
 	(void)ctx;
-	if (w->n < 4 || strcmp(w->w[0], "link") ||
+	if (w->n < 3 || strcmp(w->w[0], "link") ||
 	    dev_port(w->w[1], dev, sizeof(dev), &port) < 0 ||
 	    word(w, "state"))
 		return 1;
+	/* `rdma statistic mode`: which optional counters are on */
+	if (!strcmp(w->w[2], "supported") || !strcmp(w->w[2], "optional-counters") ||
+	    !strcmp(w->w[2], "mode"))
+		return 0;
 	for (i = 2; i + 1 < w->n; i += 2) {
 		const char *name = w->w[i], *v = w->w[i + 1];
 		uint64_t x;
@@ -347,47 +364,127 @@ int rdma_statistic(struct imp *im, const char *text, size_t len,
 	return n ? 0 : 1;
 }
 
+/* `rdma res`: "0: efa_0: pd 2 cq 4 qp 2 cm_id 0 mr 2 ctx 2", and `rdma
+ * res show qp|cq|mr|pd`: "link efa_0/1 lqpn 0 type UNKNOWN state RTS ...":
+ * the devices that hold resources exist; the counts are not checked */
+static int res_rec(struct imp *im, const char *origin, struct words *w,
+		   void *ctx)
+{
+	char dev[64], p[256];
+	unsigned port;
+	size_t k;
+
+	(void)ctx;
+	if (w->n >= 3 && !strcmp(w->w[0], "link") &&
+	    !dev_port(w->w[1], dev, sizeof(dev), &port) &&
+	    (word(w, "lqpn") || word(w, "cqn") || word(w, "mrn") ||
+	     word(w, "pdn") || word(w, "cm-idn")))
+		goto dev;
+	if (w->n < 4 || !isdigit((unsigned char)w->w[0][0]) ||
+	    (k = strlen(w->w[1])) < 2 || w->w[1][k - 1] != ':' ||
+	    k > sizeof(dev) || (!word(w, "pd") && !word(w, "qp") && !word(w, "cq")))
+		return 1;
+	memcpy(dev, w->w[1], k - 1);
+	dev[k - 1] = 0;
+dev:
+	if (!dev_ok(dev))
+		return 1;
+	snprintf(p, sizeof(p), SYS_IB "/%s", dev);
+	return imp_dir(im, p, origin) < 0 ? -1 : 0;
+}
+
+int rdma_res(struct imp *im, const char *text, size_t len, const char *origin,
+	     const char *arg)
+{
+	int n;
+
+	(void)arg;
+	if ((n = records(im, text, len, origin, NULL, res_rec)) < 0)
+		return -1;
+	return n ? 0 : 1;
+}
+
 /* fi_info: "provider: efa", "domain: rdmap16s27-rdm" (EFA) or
  * "domain: mlx5_0" (verbs); the devices a provider runs on */
+/* one fi_info record's devices, kept when its provider runs on RDMA
+ * devices (efa, verbs; "verbs;ofi_rxd" is verbs under a utility one) */
+struct fi_rec {
+	char prov[64];
+	char dev[16][64];
+	int n;
+};
+
+static int fi_flush(struct imp *im, const char *origin, struct fi_rec *r,
+		    int *took)
+{
+	char p[256];
+	int i, rc = 0;
+
+	if (starts_with(r->prov, "efa") || starts_with(r->prov, "verbs"))
+		for (i = 0; i < r->n && !rc; i++) {
+			snprintf(p, sizeof(p), SYS_IB "/%s", r->dev[i]);
+			rc = imp_dir(im, p, origin);
+			++*took;
+		}
+	memset(r, 0, sizeof(*r));
+	return rc;
+}
+
+/* fi_info: "provider: efa", "domain: rdmap16s27-rdm" (EFA) or "domain:
+ * mlx5_0" (verbs), one record a provider line; fi_info -v: "fi_info:"
+ * records, the domain's name under fi_domain_attr ("name: mlx5_0-dgram")
+ * and the provider's after it ("prov_name: verbs;ofi_rxd").  The device is
+ * the domain's name up to its endpoint type. */
 int rdma_fi_info(struct imp *im, const char *text, size_t len,
 		 const char *origin, const char *arg)
 {
 	struct ih_lines it;
 	struct ih_line *l = xmalloc(sizeof(*l));
-	char prov[64] = "", p[256];
-	int took = 0, rc = 0;
+	struct fi_rec r;
+	int took = 0, rc = 0, in_domain = 0;
 
 	(void)arg;
+	memset(&r, 0, sizeof(r));
 	ih_lines_init(&it, text, len);
 	while (ih_next(&it, l) && rc >= 0) {
-		const char *s = ih_skip(l->s);
-		char dev[64];
+		const char *s = ih_skip(l->s), *d = NULL;
 		size_t k;
 
-		if (starts_with(s, "provider:")) {
-			snprintf(prov, sizeof(prov), "%s", ih_skip(s + 9));
+		if (!strcmp(s, "fi_info:") || starts_with(s, "provider:")) {
+			if (r.prov[0] || r.n)
+				rc = fi_flush(im, origin, &r, &took);
+			if (starts_with(s, "provider:"))
+				snprintf(r.prov, sizeof(r.prov), "%s", ih_skip(s + 9));
+			in_domain = 0;
 			continue;
 		}
-		if (!starts_with(s, "domain:") || l->unterminated)
+		if (starts_with(s, "prov_name:")) {
+			snprintf(r.prov, sizeof(r.prov), "%s", ih_skip(s + 10));
 			continue;
-		s = ih_skip(s + 7);
-		/* "rdmap16s27-rdm", "rdmap16s27-dgrm": the device, then the
-		 * endpoint type; verbs: "mlx5_0" or "mlx5_0-xrc" */
-		k = strcspn(s, "- \t");
-		if (!k || k >= sizeof(dev))
+		}
+		if (!strcmp(s, "fi_domain_attr:")) {
+			in_domain = 1;
 			continue;
-		memcpy(dev, s, k);
-		dev[k] = 0;
-		if (!dev_ok(dev) || (strcmp(prov, "efa") &&
-				     !starts_with(prov, "verbs")))
+		}
+		if (starts_with(s, "fi_") && s[strlen(s) - 1] == ':')
+			in_domain = 0;
+		if (starts_with(s, "domain:") && !starts_with(ih_skip(s + 7), "0x"))
+			d = ih_skip(s + 7);
+		else if (in_domain && starts_with(s, "name:"))
+			d = ih_skip(s + 5);
+		if (!d || l->unterminated || r.n == 16)
 			continue;
-		snprintf(p, sizeof(p), SYS_IB "/%s/node_type", dev);
-		if (imp_get(im, p, NULL))
+		/* "rdmap16s27-rdm", "rdmap16s27-dgrm", "mlx5_0-xrc" */
+		k = strcspn(d, "- \t");
+		if (!k || k >= sizeof(r.dev[0]))
 			continue;
-		/* a device libfabric opened is there; its type is a CA */
-		rc = imp_putf(im, origin, p, "1: CA\n");
-		took++;
+		memcpy(r.dev[r.n], d, k);
+		r.dev[r.n][k] = 0;
+		if (dev_ok(r.dev[r.n]))
+			r.n++;
 	}
+	if (rc >= 0)
+		rc = fi_flush(im, origin, &r, &took);
 	free(l);
 	if (rc < 0)
 		return -1;

@@ -393,7 +393,7 @@ static int rec_attachment(const char *t, size_t n)
 
 static int rdma_link_row(const char *s)
 {
-	return starts_with(s, "link ") && strchr(s, '/') &&
+	return starts_with(s, "link ") && strchr(s, '/') && !strstr(s, " lqpn ") &&
 	       (strstr(s, " state ") || strstr(s, " physical_state "));
 }
 
@@ -425,6 +425,22 @@ static int rdma_stat_row(const char *s)
 static int rec_rdma_stat(const char *t, size_t n)
 {
 	return count_lines(t, n, rdma_stat_row) >= 1;
+}
+
+static int res_row(const char *s)
+{
+	unsigned k;
+	char name[64];
+
+	return (sscanf(s, "%u: %63[^:]:", &k, name) == 2 && strstr(s, " pd ") &&
+		strstr(s, " qp ")) ||
+	       (starts_with(s, "link ") && (strstr(s, " lqpn ") ||
+					   strstr(s, " cqn ") || strstr(s, " mrn ")));
+}
+
+static int rec_rdma_res(const char *t, size_t n)
+{
+	return count_lines(t, n, res_row) >= 1;
 }
 
 static int rec_fi_info(const char *t, size_t n)
@@ -481,6 +497,8 @@ const struct imp_reader imp_readers[] = {
 	{ "rdma statistic", "rdma_statistic|rdma_statistic_*|rdma_stat|"
 	  "rdma_stat_*|rdma_-d_stat*|rdma_-d_statistic*", "sysfs",
 	  rec_rdma_stat, rdma_statistic, "the output of rdma statistic show" },
+	{ "rdma resource", "rdma_res|rdma_res_*|rdma_resource|rdma_resource_*",
+	  "sysfs", rec_rdma_res, rdma_res, "the output of rdma res show" },
 	{ "fi_info", "fi_info|fi_info_*", "verbs", rec_fi_info, rdma_fi_info,
 	  "the output of fi_info -v" },
 	{ "lspci", "lspci|lspci_-*", "pci", rec_lspci, ih_lspci,

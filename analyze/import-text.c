@@ -238,6 +238,31 @@ static const char *prompt(const char *s)
 	return NULL;
 }
 
+/* the commands whose output is evidence of the kind rdma-analyze checks
+ * (RDMA, its drivers, the fabric, the PCIe and network under it): a part
+ * printed by any other ("service opensmd restart", "sudo rmmod ...") that
+ * no reader takes is no unread evidence */
+int imp_command_relevant(const char *cmd)
+{
+	static const char *const not[] = {
+		"cat", "ls", "grep", "egrep", "zgrep", "tail", "head", "sudo",
+		"env", "less", "more", "uname", "uptime", "hostname", "numactl",
+		"lscpu", "mpirun", "srun", "sysctl", "nvidia-smi",
+	};
+	char name[1024];
+	size_t i, n;
+
+	if (imp_command_name(cmd, name, sizeof(name)) < 0)
+		return 0;
+	n = strcspn(name, " ");
+	for (i = 0; i < ARRAY_SIZE(not); i++)
+		if (strlen(not[i]) == n && !strncmp(name, not[i], n))
+			return 0;
+	name[n] = 0;
+	return known_command(name) || starts_with(name, "ib") ||
+	       starts_with(name, "mlx") || starts_with(name, "rdma");
+}
+
 static int fence(const char *s)
 {
 	while (*s == ' ')

@@ -463,6 +463,11 @@ int imp_link(struct imp *im, const char *path, const char *target,
 		   IMP_DERIVED);
 }
 
+int imp_dir(struct imp *im, const char *path, const char *origin)
+{
+	return put(im, path, BR_DIR, "", 0, origin, IMP_DERIVED);
+}
+
 const char *imp_get(const struct imp *im, const char *path, size_t *len)
 {
 	char real[4096];
@@ -954,6 +959,8 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 			continue;
 		}
 		if (blank(p->text, p->len)) {
+			/* "$ sudo rdma statistic set ...": nothing to read */
+			in->status = "ignored";
 			input_reason(in, "the command printed nothing");
 			continue;
 		}
@@ -968,6 +975,11 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 			in->status = "ignored";
 			input_reason(in, "text around the outputs: no command "
 				     "line and no tool's output");
+		} else if (rc == 2 && in && p->command &&
+			   !imp_command_relevant(p->command)) {
+			in->status = "ignored";
+			input_reason(in, "no reader for this command: its output "
+				     "is not evidence rdma-analyze checks");
 		}
 		if (rc > 0)
 			rc = 0;
@@ -1614,7 +1626,7 @@ static int evidence_read(struct imp *im, const struct imp_input *in,
 
 	/* an entry from an input: a raw copy, a reader's, a kind's own */
 	for (i = 0; i < im->n; i++)
-		if (im->v[i].origin && im->v[i].type != BR_DIR)
+		if (im->v[i].origin)
 			return 1;
 	if (!in->n) {
 		snprintf(err, errlen, "no evidence read: %s",
@@ -1629,8 +1641,9 @@ static int evidence_read(struct imp *im, const struct imp_input *in,
 		if (shown++ >= 2)
 			continue;
 		buf_addf(&b, "%s%s%s%.0u: %s", shown > 1 ? "; " : "", p->file,
-			 p->line ? " line " : "", p->line,
-			 p->reason ? p->reason : "not read");
+			 p->line ? " line " : "", p->line, p->reason ? p->reason :
+			 strcmp(p->status, "unread") ? "read, but nothing in it "
+			 "is evidence rdma-analyze checks" : "not read");
 	}
 	if (!im->ninputs)
 		snprintf(err, errlen, "no evidence read: none of its %zu "

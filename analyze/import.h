@@ -77,6 +77,7 @@ IMP_PARSER(ib_iblinkinfo);
 IMP_PARSER(rdma_link);		/* imp-rdma.c */
 IMP_PARSER(rdma_dev);
 IMP_PARSER(rdma_statistic);
+IMP_PARSER(rdma_res);
 IMP_PARSER(rdma_fi_info);
 IMP_PARSER(ih_lspci);		/* imp-host-pci.c */
 IMP_PARSER(ih_lsmod);		/* imp-host.c */
@@ -127,6 +128,9 @@ int imp_putf(struct imp *im, const char *origin, const char *path,
 /* a symlink at path with target text (as the kernel would give it) */
 int imp_link(struct imp *im, const char *path, const char *target,
 	     const char *origin);
+/* a folder at path: a thing known to exist and nothing more about it
+ * (an RDMA device that fi_info or rdma res names) */
+int imp_dir(struct imp *im, const char *path, const char *origin);
 /* what is at path so far (a file's bytes, NUL-terminated), or NULL */
 const char *imp_get(const struct imp *im, const char *path, size_t *len);
 /* the names directly under dir so far, sorted; returns the count and a
@@ -241,6 +245,8 @@ void imp_parts_free(struct imp_part *v, size_t n);
  * err" -> "ethtool -S ens1"; "cat /proc/modules" -> "/proc/modules"):
  * 0, or -1 when there is none */
 int imp_command_name(const char *cmd, char *out, size_t n);
+/* is what cmd prints evidence of the kind rdma-analyze checks? */
+int imp_command_relevant(const char *cmd);
 
 /* read a folder or an archive under the limits; names_only: no bytes
  * (detection; every data is then "").  0, or -1 with a reason in err. */

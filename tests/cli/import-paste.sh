@@ -1,0 +1,94 @@
+# import-paste: what real pastes look like, read as an engineer reads them
+# (issue 17): a single file, standard input, a ticket of several commands
+# cut at its prompts, CRLF, colour codes and mail quoting undone, a
+# tool's own failure, prose between the outputs, and nothing read never
+# reported OK.
+cd "$T" || exit 1
+ibstat_text() {
+	printf "CA 'mlx5_0'\n\tCA type: MT4129\n\tNumber of ports: 1\n"
+	printf "\tFirmware version: 28.39.1002\n\tHardware version: 0\n"
+	printf "\tNode GUID: 0x946dae0300d1a2b4\n\tSystem image GUID: 0x946dae0300d1a2b4\n"
+	printf "\tPort 1:\n\t\tState: %s\n\t\tPhysical state: %s\n" "$1" "$2"
+	printf "\t\tRate: 400\n\t\tBase lid: 12\n\t\tLMC: 0\n\t\tSM lid: 1\n"
+	printf "\t\tCapability mask: 0xa751e848\n\t\tPort GUID: 0x946dae0300d1a2b4\n"
+	printf "\t\tLink layer: InfiniBand\n"
+}
+inputs() {	# file: "file line status reader" of every input
+	"$RA" report -f json "$@" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for n in d["nodes"]:
+    for x in n.get("inputs", []):
+        print(x["file"], x.get("line", 0), x["status"], x["reader"])'
+}
+findings() {
+	"$RA" report -f json "$@" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(" ".join(sorted(f["rule"] + ":" + f["component"] + ":" + f["severity"]
+      for n in d["nodes"] for f in n["findings"])))'
+}
+
+# a file named anything, given alone, is read by its content
+ibstat_text Down Polling >output.txt
+check_eq "output.txt alone: read by the ibstat reader" "$(inputs output.txt)" \
+	"output.txt 0 read ibstat"
+check "... and its port is judged" sh -c '"$RA" output.txt | grep -q "PORT_DOWN .*mlx5_0:1"'
+# standard input
+check_eq "ibstat | rdma-analyze -: read" "$(ibstat_text Active LinkUp | inputs -)" \
+	"stdin 0 read ibstat"
+ibstat_text Active LinkUp | "$RA" - >stdin.out 2>&1
+check_eq "... a healthy port: exit 0" "$?" 0
+
+# a ticket: prose, prompts of three shapes, a filtered lsmod, a command
+# with no reader, a tool's failure, CRLF and colour codes
+{
+	printf 'Hello, the node fails NCCL tests. Outputs:\r\n\r\n'
+	printf '[root@gpu07 ~]# ibstat\r\n'
+	ibstat_text Active LinkUp | sed 's/$/\r/'
+	printf 'user@gpu07:~$ lsmod | grep mlx\n'
+	printf 'mlx5_ib               483328  0\nmlx5_core            2277376  1 mlx5_ib\n'
+	printf '$ dmesg | grep mlx5\n'
+	printf '\033[32m[    5.123456]\033[0m mlx5_core 0000:3b:00.0: firmware version: 28.39.1002\n'
+	printf '$ service opensmd restart\nRestarting opensmd:  [  OK  ]\n'
+	printf '$ ibv_devinfo\nFailed to get IB devices list: Function not implemented\n'
+	printf '$ perfquery\nthis is not perfquery output at all\n'
+} >ticket.txt
+check_eq "a ticket: each part to its reader, prose and foreign commands ignored" \
+	"$(inputs ticket.txt)" "ticket.txt 1 ignored None
+ticket.txt 4 read ibstat
+ticket.txt 22 read lsmod
+ticket.txt 25 read dmesg
+ticket.txt 27 ignored None
+ticket.txt 29 failed None
+ticket.txt 31 unread None"
+check_eq "... INPUT_UNREAD: the unreadable part a warning, the failure info" \
+	"$(findings ticket.txt | tr ' ' '\n' | grep INPUT_UNREAD | tr '\n' ' ')" \
+	"INPUT_UNREAD:ticket.txt:29:info INPUT_UNREAD:ticket.txt:31:warning "
+check "... a filtered lsmod is no proof a module is missing" \
+	sh -c '"$RA" ticket.txt | grep -q "skipped  MODULE_MISSING.*complete module list"'
+check "... the summary counts the files" \
+	sh -c '"$RA" ticket.txt | grep -q "^rdma-analyze: 1 input file(s) imported: 1 read, 1 not (wholly) understood"'
+"$RA" report -f html -o t.html ticket.txt 2>/dev/null
+check "... the HTML report names the part too" grep -q "ticket.txt line 31" t.html
+
+# mail quoting, two levels
+ibstat_text Active LinkUp | sed 's/^/> > /' >quoted.txt
+check_eq "mail-quoted ibstat: read" "$(inputs quoted.txt)" "quoted.txt 0 read ibstat"
+
+# nothing read is never OK
+mkdir junk
+printf 'hello\n' >junk/notes.txt
+printf '\000\001\002' >junk/blob.bin
+"$RA" junk >junk.out 2>junk.err
+check_eq "a folder of which nothing is read: exit 4" "$?" 4
+check "... one line names its files and why" grep -q \
+	"^rdma-analyze: junk: no evidence read (2 of 2 file(s) looked at, none understood): blob.bin: binary data" junk.err
+check "... the report says NO EVIDENCE, never OK" \
+	sh -c 'grep -q "^NO EVIDENCE" junk.out && ! grep -q "^OK" junk.out'
+: >empty.txt
+"$RA" empty.txt >/dev/null 2>empty.err
+check_eq "an empty file: exit 4, one line" "$? $(cat empty.err)" \
+	"4 rdma-analyze: empty.txt: no evidence read (1 of 1 file(s) looked at, none understood): empty.txt: empty: nothing but blank lines"
+"$RA" report -f json junk >junk.json 2>/dev/null
+check_eq "... the JSON report too: exit 4, no node" "$? $(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["nodes"]))' junk.json)" "4 0"
