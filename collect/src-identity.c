@@ -62,6 +62,12 @@ static int collect(struct ctx *c)
 	}
 	if (n > 0)
 		ctx_names_free(names, n);
+	if (!c->files && c->rootfd >= 0 && !c->denied) {
+		/* a partial tree (a copy of sys/class/infiniband alone) has
+		 * none: absent from it, not a failure of the node */
+		ctx_reason(c, "no identity file in this tree");
+		return SRC_ABSENT;
+	}
 	if (!c->files) {
 		ctx_reason(c, "no identity file could be read");
 		return SRC_ERROR;
