@@ -45,6 +45,7 @@ extern const struct rule rules_pci[], rules_hca[], rules_kernel[], rules_sm[],
 	rules_fleet[];
 extern const struct rule rules_history[];	/* rules-history.c */
 extern const struct rule rules_pairs[];	/* rules-pairs.c */
+extern const struct rule rules_counters[];	/* rules-counters.c */
 
 /* all rules, in report order; NULL-terminated */
 const struct rule *const *rules_all(void);
