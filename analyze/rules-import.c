@@ -42,6 +42,10 @@ static const struct imp_need needs[] = {
 	     PORT_COUNTERS, "port counters",
 	     "perfquery, ibdiagnet's PM_INFO or copies of "
 	     "sys/class/infiniband/*/ports/*/counters carry them"),
+	NEED("COUNTER_SATURATED",
+	     "SELECT bundle_id FROM counters WHERE kind = 'pma'",
+	     "port counters of the node's own ports",
+	     "copies of sys/class/infiniband/*/ports/*/counters carry them"),
 	NEED("LINK_FLAPPING",
 	     PORT_COUNTERS " UNION SELECT bundle_id FROM klog",
 	     "kernel log and no port counters", "dmesg, perfquery"),
