@@ -139,7 +139,38 @@ def run_case(case, ra, rc_bin):
         w = base(want)
         if not any(f[0] == "INPUT_UNREAD" and f[1].split(":")[0] == w for f in finds):
             errs.append("not reported INPUT_UNREAD: %s" % w)
+    run_case.last = rep
     return e, errs, r.returncode
+
+
+def coverage(ra, rc_bin, names):
+    """per reader the cases it read; per rule the cases it fired on or
+    that assert it (finding: / absent:)"""
+    readers, rules_fired, rules_asserted = {}, {}, {}
+    for c in names:
+        run_case.last = None
+        e, errs, code = run_case(c, ra, rc_bin)
+        rep = run_case.last or {}
+        for n in rep.get("nodes", []):
+            for x in n.get("inputs", []):
+                if x["status"] in ("read", "partial") and x["reader"]:
+                    readers.setdefault(x["reader"], set()).add(c)
+            for f in n["findings"]:
+                rules_fired.setdefault(f["rule"], set()).add(c)
+        if e["mode"] == "root":
+            readers.setdefault("rdma-collect --root (sysfs tree)", set()).add(c)
+        for x in e["finding"] + e["absent"]:
+            rules_asserted.setdefault(x.split()[0], set()).add(c)
+    out = ["| reader | real cases read by it |", "|---|---|"]
+    for r in sorted(readers):
+        out.append("| %s | %d: %s |" % (r, len(readers[r]), ", ".join(sorted(readers[r])[:6]) +
+                                        (" ..." if len(readers[r]) > 6 else "")))
+    out += ["", "| check | cases it fires on | cases asserting it (finding/absent) |",
+            "|---|---|---|"]
+    for r in sorted(set(rules_fired) | set(rules_asserted)):
+        out.append("| %s | %d | %d |" % (r, len(rules_fired.get(r, ())),
+                                         len(rules_asserted.get(r, ()))))
+    print("\n".join(out))
 
 
 def cases(argv):
@@ -166,6 +197,9 @@ def source_line(case):
 def main():
     table = False
     args = sys.argv[1:]
+    if args and args[0] == "--coverage":
+        coverage(args[1], args[2], cases(args[3:]))
+        return
     if args and args[0] == "--table":
         table = True
         args = args[1:]
