@@ -351,6 +351,9 @@ static const char *nccl_kind_name(enum nccl_kind k)
 	case NCCL_GDR: return "gdr";
 	case NCCL_DMABUF: return "dmabuf";
 	case NCCL_COMPLETION: return "completion";
+	case NCCL_ASYNC: return "async";
+	case NCCL_VERBS_FAIL: return "verbs_fail";
+	case NCCL_GPU: return "gpu";
 	default: return NULL;
 	}
 }
@@ -365,9 +368,9 @@ static int nccl_event(struct ld *l, const char *att, int64_t lineno,
 	return ld_exec(l, "INSERT INTO nccl_events (bundle_id, attachment, "
 		       "line, kind, warn, net, hca, port, link_layer, enabled, "
 		       "dmabuf, peer, status, opcode, len, vendor_err, req, "
-		       "local_gid, remote_gid, text) VALUES (?, ?, ?, ?, ?, ?, ?, "
-		       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-		       "isisissNsiisNNNNssss", l->bid, att, lineno,
+		       "local_gid, remote_gid, text, detail) VALUES (?, ?, ?, ?, ?, "
+		       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		       "isisissNsiisNNNNsssss", l->bid, att, lineno,
 		       nccl_kind_name(ev->kind), (int64_t)ev->warn,
 		       ev->net[0] ? ev->net : NULL,
 		       dev && *dev ? dev : NULL, (int64_t)port,
@@ -376,7 +379,8 @@ static int nccl_event(struct ld *l, const char *att, int64_t lineno,
 		       (int64_t)ev->status, (int64_t)ev->opcode, ev->len,
 		       ev->vendor_err, ev->req[0] ? ev->req : NULL,
 		       ev->local_gid[0] ? ev->local_gid : NULL,
-		       ev->remote_gid[0] ? ev->remote_gid : NULL, cap);
+		       ev->remote_gid[0] ? ev->remote_gid : NULL, cap,
+		       ev->detail[0] ? ev->detail : NULL);
 }
 
 static int nccl_log(struct ld *l, const char *att, const char *data,
@@ -385,25 +389,26 @@ static int nccl_log(struct ld *l, const char *att, const char *data,
 	char line[4096];
 	size_t off = 0;
 	int64_t lineno = 0, nev = 0;
-	int rc = 0, i;
+	int rc = 0, i, took = 0;
 
+	/* a message wrapped by a mail client is joined again (nccl.h) */
 	while (!rc && nev < MAX_EVENTS &&
-	       next_line(data, len, &off, line, sizeof(line))) {
+	       nccl_next_line(data, len, &off, line, sizeof(line), &took)) {
 		struct nccl_ev ev;
 
-		lineno++;
+		lineno += took;
 		if (nccl_parse_line(line, strlen(line), &ev) == NCCL_NONE)
 			continue;
 		nev++;
 		if (ev.kind == NCCL_IB_USING) {
 			for (i = 0; i < ev.ndevs && !rc; i++)
-				rc = nccl_event(l, att, lineno, &ev,
+				rc = nccl_event(l, att, lineno - took + 1, &ev,
 						ev.devs[i].name, ev.devs[i].port,
 						ev.devs[i].ll, line);
 		} else {
-			rc = nccl_event(l, att, lineno, &ev, ev.hca,
-					ev.kind == NCCL_GDR ? ev.hca_index : -1,
-					NULL, line);
+			rc = nccl_event(l, att, lineno - took + 1, &ev, ev.hca,
+					ev.kind == NCCL_GDR ? ev.hca_index :
+					ev.port, NULL, line);
 		}
 	}
 	return rc;
@@ -421,9 +426,9 @@ static int perftest_out(struct ld *l, const char *att, const char *data,
 			     "(bundle_id, attachment, run, test, bw, bidir, device, "
 			     "transport, connection, link_type, cuda, unit, rows, "
 			     "bytes, bw_avg, bw_peak, avg_gbps, peak_gbps, t_avg, "
-			     "failed, wc_status, vendor_err) VALUES (?, ?, ?, ?, ?, "
-			     "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			     "isisiissssisiiDDDDDiNi", l->bid, att, (int64_t)i,
+			     "failed, wc_status, vendor_err, error) VALUES (?, ?, ?, "
+			     "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+			     "?)", "isisiissssisiiDDDDDiNis", l->bid, att, (int64_t)i,
 			     r[i].test, (int64_t)r[i].bw, (int64_t)r[i].bidir,
 			     r[i].device[0] ? r[i].device : NULL,
 			     r[i].transport[0] ? r[i].transport : NULL,
@@ -437,7 +442,8 @@ static int perftest_out(struct ld *l, const char *att, const char *data,
 			     r[i].rows && r[i].bw ? r[i].peak_gbps : -1.0,
 			     r[i].rows && !r[i].bw ? r[i].t_avg : -1.0,
 			     (int64_t)r[i].failed, (int64_t)r[i].wc_status,
-			     (int64_t)r[i].vendor_err);
+			     (int64_t)r[i].vendor_err,
+			     r[i].error[0] ? r[i].error : NULL);
 	free(r);
 	return rc;
 }

@@ -258,6 +258,135 @@ static void completion(const char *s, const char *e, struct nccl_ev *ev)
 		token(p + 5, e, "", ev->hca, sizeof(ev->hca));
 }
 
+/* NCCL's "host:pid:tid [dev] " before the message at m: the leftmost
+ * "X:digits:digits [" in [s, m), whatever a launcher or a paste put
+ * before it (mpirun's "2019-06-02T16:13:44.884Z: [1,12]<stdout>:", a
+ * rank's "[155] ", a timestamp).  Copies the host; 0 when none. */
+static int log_prefix(const char *s, const char *m, char *host, size_t n)
+{
+	const char *p, *q, *h;
+
+	for (p = s; p + 1 < m; p++) {
+		if (p[0] != ' ' || p[1] != '[')
+			continue;
+		q = p;
+		while (q > s && isdigit((unsigned char)q[-1]))
+			q--;
+		if (q == p || q == s || q[-1] != ':')
+			continue;
+		q--;
+		h = q;
+		while (h > s && isdigit((unsigned char)h[-1]))
+			h--;
+		if (h == q || h == s || h[-1] != ':')
+			continue;
+		q = h - 1;	/* the ':' after the host */
+		h = q;
+		while (h > s && !isspace((unsigned char)h[-1]) &&
+		       !strchr(":>]", h[-1]))
+			h--;
+		if (h == q)
+			continue;
+		snprintf(host, n, "%.*s", (int)(q - h), h);
+		return 1;
+	}
+	return 0;
+}
+
+/* "Got async event : local catastrophic error" (2.4-2.11), "mlx5_0:1 Got
+ * async event : port error" (2.12+), "mlx5_0:1 async fatal event: ...",
+ * "mlx5_0:1 async fatal event on QP (0x..) qpn=..: ...", "mlx5_0:1 Got
+ * non-fatal async event: port error(10)"; p after "NET/IB : " */
+static int async_event(const char *p, const char *e, struct nccl_ev *ev)
+{
+	const char *a = find(p, e, "async event"), *f = find(p, e, "async fatal"),
+		   *q, *c;
+	char dev[64];
+
+	if (!a && !f)
+		return 0;
+	q = a ? a : f;
+	if (q - p > 80)
+		return 0;
+	/* the device:port before it */
+	c = token(p, q, "", dev, sizeof(dev));
+	if (c < q && dev[0] && strchr(dev, ':') && strcmp(dev, "Got")) {
+		char *col = strrchr(dev, ':');
+
+		*col = 0;
+		snprintf(ev->hca, sizeof(ev->hca), "%s", dev);
+		ev->port = atoi(col + 1);
+	}
+	/* the event follows the last ": " */
+	for (c = NULL, q = find(q, e, ": "); q; q = find(q + 1, e, ": "))
+		c = q;
+	if (!c)
+		return 0;
+	c = skipsp(c + 1, e);
+	q = e;
+	if (q > c && q[-1] == ')') {	/* "port error(10)" */
+		const char *o = q - 1;
+
+		while (o > c && isdigit((unsigned char)o[-1]))
+			o--;
+		if (o > c && o[-1] == '(')
+			q = o - 1;
+	}
+	if (q <= c)
+		return 0;
+	snprintf(ev->detail, sizeof(ev->detail), "%.*s", (int)(q - c), c);
+	/* IBV_EVENT_DEVICE_FATAL: the HCA is gone until it is reset (a QP's
+	 * "local work queue catastrophic error" is that QP's alone) */
+	ev->fatal = !strcmp(ev->detail, "local catastrophic error");
+	return ev->kind = NCCL_ASYNC;
+}
+
+/* "Call to ibv_create_qp failed", "Call to ibv_reg_mr failed with error
+ * Bad address", "Call to ibv_modify_qp failed with 110 Connection timed
+ * out, ...", "NET/IB: mlx5dv_create_qp failed to create QP" */
+static int verbs_fail(const char *m, const char *e, struct nccl_ev *ev)
+{
+	const char *p = starts(m, e, "Call to ") ? m + 8 : NULL, *q;
+
+	if (!p) {
+		char net[32];
+
+		p = net_prefix(m, e, net, sizeof(net));
+		if (!p && starts(m, e, "NET/IB: "))
+			p = m + 8;
+		if (!p || (!starts(p, e, "ibv_") && !starts(p, e, "mlx5dv_")))
+			return 0;
+	}
+	if (!starts(p, e, "ibv_") && !starts(p, e, "mlx5dv_"))
+		return 0;
+	q = token(p, e, "(", ev->detail, sizeof(ev->detail));
+	q = skipsp(q, e);
+	if (!starts(q, e, "failed"))
+		return 0;
+	return ev->kind = NCCL_VERBS_FAIL;
+}
+
+/* "comm 0x.. rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 1c000 ... - Init
+ * START|COMPLETE" (2.4 on; 2.3 prints no busId); not MNNVL's "peer rank" */
+static int gpu_line(const char *m, const char *e, struct nccl_ev *ev)
+{
+	const char *p = find(m, e, "cudaDev "), *b;
+	int64_t dev;
+
+	if (!p || !find(m, e, " nranks ") || find(m, e, "peer rank"))
+		return 0;
+	dev = num(p + 8, e, NULL);
+	if (dev < 0 || dev > 4096)
+		return 0;
+	ev->port = (int)dev;
+	b = find(p, e, "busId ");
+	if (b)
+		token(b + 6, e, "", ev->detail, sizeof(ev->detail));
+	if (!ev->detail[0])
+		snprintf(ev->detail, sizeof(ev->detail), "cudaDev %d", ev->port);
+	return ev->kind = NCCL_GPU;
+}
+
 enum nccl_kind nccl_parse_line(const char *line, size_t len,
 			       struct nccl_ev *ev)
 {
@@ -270,6 +399,7 @@ enum nccl_kind nccl_parse_line(const char *line, size_t len,
 	ev->opcode = -1;
 	ev->len = -1;
 	ev->vendor_err = -1;
+	ev->port = -1;
 	while (e > s && (e[-1] == '\r' || e[-1] == '\n' || e[-1] == ' '))
 		e--;
 	s = skipsp(s, e);
@@ -283,8 +413,8 @@ enum nccl_kind nccl_parse_line(const char *line, size_t len,
 	} else {
 		m = s;	/* a bare message (pasted without the prefix) */
 	}
-	if (m != s) {
-		/* "[2026-11-29 21:04:05] host:pid:tid [dev] ..." */
+	if (m != s && !log_prefix(s, m, ev->host, sizeof(ev->host))) {
+		/* "[2026-11-29 21:04:05] host ..." without pid and tid */
 		p = s;
 		if (p < e && *p == '[' && (p = memchr(p, ']', (size_t)(e - p))))
 			p = skipsp(p + 1, e);
@@ -300,6 +430,8 @@ enum nccl_kind nccl_parse_line(const char *line, size_t len,
 	}
 	if (starts(m, e, "DMA-BUF is available on GPU device"))
 		return ev->kind = NCCL_DMABUF;
+	if (m != s && (verbs_fail(m, e, ev) || gpu_line(m, e, ev)))
+		return ev->kind;
 	if ((p = net_prefix(m, e, net, sizeof(net)))) {
 		snprintf(ev->net, sizeof(ev->net), "%s", net);
 		if (!strcmp(net, "Socket")) {
@@ -323,6 +455,8 @@ enum nccl_kind nccl_parse_line(const char *line, size_t len,
 			completion(p, e, ev);
 			return ev->kind;
 		}
+		if (async_event(p, e, ev))
+			return ev->kind;
 		return NCCL_NONE;
 	}
 	/* NET/IB/GIN: (no space, no colon after IB) */
@@ -331,6 +465,10 @@ enum nccl_kind nccl_parse_line(const char *line, size_t len,
 		completion(p + 2, e, ev);
 		return ev->kind;
 	}
+	/* before 2.4: "IB Got async event : ..." */
+	if (m != s && starts(m, e, "IB Got async event") &&
+	    async_event(m + 3, e, ev))
+		return ev->kind;
 	/* paths.cc TRACE-era text without NET/: "GPU Direct RDMA Disabled for
 	 * GPU ..." only counts with an NCCL prefix */
 	if (m != s && starts(m, e, "GPU Direct RDMA")) {
@@ -338,6 +476,81 @@ enum nccl_kind nccl_parse_line(const char *line, size_t len,
 		return ev->kind;
 	}
 	return NCCL_NONE;
+}
+
+static size_t phys_line(const char *data, size_t len, size_t off, char *out,
+			size_t n, size_t *k)
+{
+	size_t i = off;
+
+	while (i < len && data[i] != '\n') {
+		if (*k + 1 < n)
+			out[(*k)++] = data[i] ? data[i] : ' ';
+		i++;
+	}
+	while (*k > 0 && (out[*k - 1] == '\r' || out[*k - 1] == ' ' ||
+			  out[*k - 1] == '\t'))
+		(*k)--;
+	out[*k] = 0;
+	return i < len ? i + 1 : i;
+}
+
+/* is the message of out wrapped: its known tail missing? */
+static int wrapped(const char *out, size_t k)
+{
+	struct nccl_ev *ev = malloc(sizeof(*ev));
+	const char *e = out + k;
+	int yes = 0;
+
+	if (!ev)
+		return 0;
+	switch (nccl_parse_line(out, k, ev)) {
+	case NCCL_COMPLETION:
+		yes = !find(out, e, "vendor err") && !find(out, e, "vendor_err");
+		break;
+	case NCCL_IB_USING:
+		yes = !find(out, e, "OOB") && !find(out, e, "[RO]");
+		break;
+	default:
+		break;
+	}
+	free(ev);
+	return yes;
+}
+
+/* a line that holds a message of its own, or none at all */
+static int own_line(const char *data, size_t len, size_t off)
+{
+	const char *s = data + off, *e = memchr(s, '\n', len - off);
+
+	if (!e)
+		e = data + len;
+	s = skipsp(s, e);
+	return s >= e || *s == '\r' || find(s, e, "NCCL INFO ") ||
+	       find(s, e, "NCCL WARN ") || find(s, e, "NCCL TRACE ") ||
+	       find(s, e, "NCCL version") || starts(s, e, "NET/");
+}
+
+int nccl_next_line(const char *data, size_t len, size_t *off, char *out,
+		   size_t n, int *lines)
+{
+	size_t k = 0, o = *off;
+	int l = 0;
+
+	if (o >= len || n < 2)
+		return 0;
+	o = phys_line(data, len, o, out, n, &k);
+	l++;
+	while (l < 4 && o < len && !own_line(data, len, o) && wrapped(out, k) &&
+	       k + 2 < n) {
+		out[k++] = ' ';
+		o = phys_line(data, len, o, out, n, &k);
+		l++;
+	}
+	*off = o;
+	if (lines)
+		*lines = l;
+	return 1;
 }
 
 void nccl_hca_parse(const char *spec, struct nccl_hca *h)

@@ -5,7 +5,14 @@
  * device list ("NET/IB : Using [0]mlx5_0:1/IB ; OOB ..."), "NET/IB : No
  * device found.", "Using network IB|Socket", the socket fallback, the GPU
  * Direct RDMA lines (all their forms, plugin ones included) and the
- * completion error ("Got completion ...") in all its historical forms.
+ * completion error ("Got completion ...") in all its historical forms,
+ * the HCA's asynchronous events ("Got async event : local catastrophic
+ * error", "mlx5_0:1 async fatal event: ..."), failing verbs calls ("Call
+ * to ibv_create_qp failed", "Call to ibv_modify_qp failed with 110 ...")
+ * and the communicator's GPU ("cudaDev 0 nvmlDev 0 busId 1c000").  The
+ * message is found inside the line: mpirun's "2019-06-02T16:13:44.884Z:
+ * [1,12]<stdout>:", a rank's "[155] " or a timestamp may come before
+ * NCCL's "host:pid:tid [dev]".
  * Input is hostile: any length, any bytes; fields are bounded copies.
  */
 #ifndef RDMA_ANALYZE_NCCL_H
@@ -23,6 +30,9 @@ enum nccl_kind {
 	NCCL_GDR,		/* GPU Direct RDMA Enabled|Disabled ... */
 	NCCL_DMABUF,		/* DMA-BUF is available on GPU device N */
 	NCCL_COMPLETION,	/* Got completion ... with error / status= */
+	NCCL_ASYNC,		/* Got async event : local catastrophic error */
+	NCCL_VERBS_FAIL,	/* Call to ibv_create_qp failed */
+	NCCL_GPU,		/* comm ... rank 0 nranks 2 cudaDev 0 ... busId */
 };
 
 #define NCCL_MAX_DEVS 32
@@ -56,11 +66,27 @@ struct nccl_ev {
 	char req[16];		/* Send | Recv | Flush | "" */
 	char local_gid[64];
 	char remote_gid[64];
+	/* NCCL_ASYNC: the event ("local catastrophic error"); NCCL_VERBS_FAIL:
+	 * the call ("ibv_create_qp"); NCCL_GPU: the busId ("1c000", else
+	 * "cudaDev N") */
+	char detail[64];
+	int fatal;		/* NCCL_ASYNC: IBV_EVENT_DEVICE_FATAL */
+	int port;		/* NCCL_ASYNC "mlx5_0:1": 1 (hca "mlx5_0");
+				 * NCCL_GPU: cudaDev; -1 unknown */
 };
 
 /* parse one line (without its newline); returns ev->kind */
 enum nccl_kind nccl_parse_line(const char *line, size_t len,
 			       struct nccl_ev *ev);
+
+/* the next logical line of an NCCL log at *off into out (NUL-terminated,
+ * cut at n - 1 bytes): a message whose known tail is missing (a
+ * completion without its vendor error, the IB device list without its
+ * "OOB") was wrapped by a mail client or a terminal, and takes the lines
+ * after it that carry no NCCL message of their own (at most 3).  *lines
+ * gets the number of physical lines taken; returns 0 at the end. */
+int nccl_next_line(const char *data, size_t len, size_t *off, char *out,
+		   size_t n, int *lines);
 
 /* rdma-core's enum ibv_wc_status: "IBV_WC_RETRY_EXC_ERR" and
  * ibv_wc_status_str(): "transport retry counter exceeded"; NULL/"unknown"

@@ -116,6 +116,49 @@ static int cols(char *line, double *v, int max)
 	return n;
 }
 
+/* messages only perftest prints (perftest_resources.c,
+ * perftest_communication.c): a run that failed before its banner or its
+ * table is still perftest's */
+static const char *const own_errors[] = {
+	"Couldn't allocate MR", "Couldn't create IB resources",
+	"Unable to Connect the HCA's through the link",
+	"Unable to init the socket connection",
+	"Unable to open file descriptor for socket connection",
+	"Couldn't get context for the device",
+	"Unable to find the Infiniband/RoCE device",
+	"Failed to exchange data between server and clients",
+};
+
+static int own_error(const char *line)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(own_errors) / sizeof(own_errors[0]); i++)
+		if (strstr(line, own_errors[i]))
+			return 1;
+	/* "Failed to modify QP 1399 to RTR", "Failed to modify QP to RTS" */
+	return strstr(line, "Failed to modify QP") && strstr(line, " to R");
+}
+
+/* a line that says the run failed: perftest's stderr messages */
+static int error_line(const char *line)
+{
+	static const char *const starts[] = {
+		"Couldn't ", "Failed to ", "failed to ", "Unable to ",
+		"Failed status", "Completion with error", "ERRNO:",
+		"Segmentation fault",
+	};
+	const char *s = line;
+	size_t i;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		if (!strncmp(s, starts[i], strlen(starts[i])))
+			return 1;
+	return own_error(s);
+}
+
 int perftest_detect(const char *text, size_t len)
 {
 	char line[512], t[48];
@@ -124,7 +167,9 @@ int perftest_detect(const char *text, size_t len)
 	while (off < len) {
 		off = getline_b(text, len, off, line, sizeof(line));
 		if (banner(line, t, sizeof(t)) ||
-		    (strstr(line, "#bytes") && strstr(line, "#iterations")))
+		    (strstr(line, "#bytes") && strstr(line, "#iterations")) ||
+		    strstr(line, "* Waiting for client to connect... *") ||
+		    own_error(line))
 			return 1;
 	}
 	return 0;
@@ -182,8 +227,24 @@ int perftest_parse(const char *text, size_t len, struct pt_result *out,
 			else
 				pending = 1;
 		}
+		if (!r && error_line(line) && n == 0 && n < max) {
+			/* the error alone, pasted without the banner */
+			cur = n++;
+			r = &out[cur];
+			memset(r, 0, sizeof(*r));
+			r->cuda = pending;
+			r->wc_status = -1;
+			pending = 0;
+		}
 		if (!r)
 			continue;
+		if (!r->error[0] && !r->rows && error_line(line)) {
+			const char *e = line;
+
+			while (*e == ' ' || *e == '\t')
+				e++;
+			snprintf(r->error, sizeof(r->error), "%s", e);
+		}
 		if (!r->device[0])
 			kv(line, "Device", r->device, sizeof(r->device));
 		if (!r->transport[0])

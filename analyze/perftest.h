@@ -3,8 +3,12 @@
  * banner ("RDMA_Write BW Test"), the header (Device, Transport type,
  * Connection type, Link type), CUDA lines (--use_cuda), the BW table with
  * MB/sec (before perftest 24.07), MiB/sec or Gb/sec (--report_gbits)
- * labels, the latency table, and completion errors.  A text may hold
- * several runs; each banner starts one.  Hostile input: bounded.
+ * labels, the latency table, completion errors, and the errors that end
+ * a run before its table ("Couldn't allocate MR", "Failed to modify QP
+ * 1399 to RTR", "Couldn't connect to 10.0.0.2:18515"): a failed run is a
+ * result too, and a paste of the error alone (no banner) is one run.  A
+ * text may hold several runs; each banner starts one.  Hostile input:
+ * bounded.
  */
 #ifndef RDMA_ANALYZE_PERFTEST_H
 #define RDMA_ANALYZE_PERFTEST_H
@@ -34,6 +38,7 @@ struct pt_result {
 	int failed;		/* completion error, or no result row */
 	int wc_status;		/* "Failed status-... (N)" or -1 */
 	unsigned vendor_err;	/* its "syndrom 0x.." */
+	char error[128];	/* the first error line, "" none */
 };
 
 /* parse text; fills up to max results; returns how many */
@@ -41,7 +46,8 @@ int perftest_parse(const char *text, size_t len, struct pt_result *out,
 		   int max);
 /* Gb/s of a value printed in unit */
 double perftest_gbps(double v, enum pt_unit unit);
-/* does the text look like perftest output (a banner or a result table)? */
+/* does the text look like perftest output (a banner, a result table, or
+ * one of perftest's own error messages)? */
 int perftest_detect(const char *text, size_t len);
 const char *perftest_unit_name(enum pt_unit u);
 

@@ -241,6 +241,128 @@ static int check_completion(struct rctx *rc)
 	return 0;
 }
 
+/* --- NCCL_IB_ERROR --- */
+
+/* ibv_event_type_str() of the events that report no fault: a port that
+ * came up, an SM's reassignments, a QP's normal life */
+static int benign_event(const char *ev)
+{
+	static const char *const ok[] = {
+		"port active", "LID change", "P_Key change", "SM change",
+		"client reregistration", "communication established",
+		"send queue drained", "last WQE reached", "SRQ limit reached",
+		"path migration successful", "GID table change",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(ev, ok[i]))
+			return 1;
+	return 0;
+}
+
+static const char *verbs_hint(const char *call)
+{
+	if (!strcmp(call, "ibv_create_qp") || !strcmp(call, "mlx5dv_create_qp") ||
+	    !strcmp(call, "ibv_create_cq") || !strcmp(call, "ibv_create_srq"))
+		return "the HCA refused a queue: the locked-memory limit of the "
+		       "job (MEMLOCK_LIMITED; containers: --ulimit memlock=-1), "
+		       "or the device's QP/CQ resources (FW_MEM_ALLOC_FAILED)";
+	if (!strncmp(call, "ibv_reg_", 8))
+		return "memory registration failed: the locked-memory limit "
+		       "(MEMLOCK_LIMITED), or GPU memory without nvidia_peermem "
+		       "or DMA-BUF (PEERMEM_MISSING)";
+	if (!strcmp(call, "ibv_modify_qp"))
+		return "the QP could not be connected to the peer: the path "
+		       "between the two ports (port state, NCCL_IB_GID_INDEX on "
+		       "RoCE, MTU, the peer's address)";
+	if (!strcmp(call, "ibv_open_device") || !strcmp(call, "ibv_get_device_list"))
+		return "the job cannot open the HCA: /dev/infiniband in the "
+		       "container, ib_uverbs loaded";
+	return NULL;
+}
+
+static int check_ib_error(struct rctx *rc)
+{
+	sqlite3_stmt *st = db_query(rc->db, "SELECT e.bundle_id, e.attachment, "
+		"e.kind, coalesce(e.detail, ''), e.hca, e.port, count(*), "
+		"min(e.line), e.text, EXISTS (SELECT 1 FROM nccl_events a WHERE "
+		"a.bundle_id = e.bundle_id AND a.attachment = e.attachment AND "
+		"a.kind = 'async') FROM nccl_events e JOIN todo_rule t ON "
+		"t.bundle_id = e.bundle_id WHERE e.kind IN ('async', 'verbs_fail') "
+		"GROUP BY e.bundle_id, e.attachment, e.kind, e.detail, e.hca, "
+		"e.port ORDER BY e.bundle_id, min(e.line)", NULL);
+	struct row { int64_t bid, port, count, line; int async, any_async;
+		     char *att, *what, *hca, *text; } *v = NULL;
+	size_t n = 0, i;
+
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct row *r, *nv = realloc(v, (n + 1) * sizeof(*v));
+
+		if (!nv)
+			break;
+		v = nv;
+		r = &v[n++];
+		r->bid = sqlite3_column_int64(st, 0);
+		r->att = strdup(COL(st, 1) ? COL(st, 1) : "");
+		r->async = COL(st, 2) && !strcmp(COL(st, 2), "async");
+		r->what = strdup(COL(st, 3) ? COL(st, 3) : "");
+		r->hca = COL(st, 4) ? strdup(COL(st, 4)) : NULL;
+		r->port = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 :
+			  sqlite3_column_int64(st, 5);
+		r->count = sqlite3_column_int64(st, 6);
+		r->line = sqlite3_column_int64(st, 7);
+		r->text = strdup(COL(st, 8) ? COL(st, 8) : "");
+		r->any_async = sqlite3_column_int(st, 9);
+	}
+	db_done(st);
+	for (i = 0; i < n; i++) {
+		struct row *r = &v[i];
+		char comp[96], times[32] = "";
+		int64_t fid;
+		int sev = -1;
+
+		if (r->hca && r->port >= 0)
+			snprintf(comp, sizeof(comp), "%s:%" PRId64, r->hca, r->port);
+		else
+			snprintf(comp, sizeof(comp), "%s", r->hca ? r->hca : "nccl");
+		if (r->count > 1)
+			snprintf(times, sizeof(times), " (%" PRId64 " times)",
+				 r->count);
+		if (r->async) {
+			int fatal = !strcmp(r->what, "local catastrophic error");
+
+			sev = fatal ? SEV_CRITICAL : benign_event(r->what) ?
+			      SEV_INFO : -1;
+			fid = finding_add(rc, r->bid, sev, comp,
+				"NCCL got the asynchronous event '%s' from %s%s%s",
+				r->what, r->hca ? r->hca : "its HCA (not named "
+				"before NCCL 2.12)", times, fatal ? ": "
+				"IBV_EVENT_DEVICE_FATAL, the HCA is unusable until "
+				"it is reset" : "");
+		} else {
+			/* the async thread's own read fails once the device
+			 * is dead: the event above is the incident */
+			if (!strcmp(r->what, "ibv_get_async_event") && r->any_async)
+				continue;
+			fid = finding_add(rc, r->bid, sev, comp,
+				"NCCL's call to %s failed%s%s%s", r->what, times,
+				verbs_hint(r->what) ? ": " : "",
+				verbs_hint(r->what) ? verbs_hint(r->what) : "");
+		}
+		finding_evidence(rc, fid, r->att, "line %" PRId64 ": %s", r->line,
+				 r->text);
+	}
+	for (i = 0; i < n; i++) {
+		free(v[i].att);
+		free(v[i].what);
+		free(v[i].hca);
+		free(v[i].text);
+	}
+	free(v);
+	return 0;
+}
+
 /* --- MEMLOCK_LIMITED --- */
 
 static int unlimited(const char *v)
@@ -525,6 +647,113 @@ static int check_gdr_bw(struct rctx *rc)
 	return 0;
 }
 
+/* --- PERFTEST_FAILED --- */
+
+static int check_pt_failed(struct rctx *rc)
+{
+	/* a GPU-memory run that fails where the same test with host memory
+	 * worked is GDR_BW_LOW's */
+	sqlite3_stmt *st = db_query(rc->db, "SELECT p.bundle_id, p.attachment, "
+		"p.run, coalesce(p.test, ''), p.device, p.cuda, coalesce(p.error, "
+		"''), p.wc_status, p.vendor_err, coalesce(p.link_type, '') FROM "
+		"perftest_results p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
+		"WHERE p.failed = 1 AND NOT (p.cuda = 1 AND EXISTS (SELECT 1 FROM "
+		"perftest_results h WHERE h.bundle_id = p.bundle_id AND h.cuda = 0 "
+		"AND h.failed = 0 AND h.rows > 0 AND h.test IS p.test AND h.bw = 1 "
+		"AND (h.device IS NULL OR p.device IS NULL OR h.device = "
+		"p.device))) ORDER BY p.bundle_id, p.attachment, p.run", NULL);
+	struct row { int64_t bid, run; int cuda, wc; unsigned ven;
+		     char *att, *test, *dev, *err, *link; } *v = NULL;
+	size_t n = 0, i;
+
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct row *r, *nv = realloc(v, (n + 1) * sizeof(*v));
+
+		if (!nv)
+			break;
+		v = nv;
+		r = &v[n++];
+		r->bid = sqlite3_column_int64(st, 0);
+		r->att = strdup(COL(st, 1) ? COL(st, 1) : "");
+		r->run = sqlite3_column_int64(st, 2);
+		r->test = strdup(COL(st, 3) ? COL(st, 3) : "");
+		r->dev = COL(st, 4) ? strdup(COL(st, 4)) : NULL;
+		r->cuda = sqlite3_column_int(st, 5);
+		r->err = strdup(COL(st, 6) ? COL(st, 6) : "");
+		r->wc = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 :
+			sqlite3_column_int(st, 7);
+		r->ven = (unsigned)sqlite3_column_int64(st, 8);
+		r->link = strdup(COL(st, 9) ? COL(st, 9) : "");
+	}
+	db_done(st);
+	for (i = 0; i < n; i++) {
+		struct row *r = &v[i];
+		const char *why, *e = r->err;
+		char test[96], wc[160] = "";
+		int sev = -1;
+		int64_t fid;
+
+		snprintf(test, sizeof(test), "%s%s", *r->test ? r->test :
+			 "a perftest run", *r->test ? " test" : "");
+		if (!strncmp(e, "Couldn't connect to", 19) ||
+		    strstr(e, "socket connection")) {
+			/* the out-of-band TCP exchange: nothing about RDMA */
+			sev = SEV_INFO;
+			why = "the TCP connection to the server failed before any "
+			      "RDMA: no server listening on the port (18515 by "
+			      "default), a firewall, or a wrong address; the HCA "
+			      "was not tested";
+		} else if (strstr(e, "allocate MR") || strstr(e, "create mr") ||
+			   strstr(e, "create MR")) {
+			why = r->cuda ? "the GPU buffer could not be "
+			      "registered: GPUDirect RDMA does not work on this "
+			      "node (nvidia_peermem not loaded, or run with "
+			      "--use_cuda_dmabuf); no host-memory run of the same "
+			      "test is in the evidence to compare it with" :
+			      "the host buffer could not be registered: the "
+			      "locked-memory limit (ulimit -l; MEMLOCK_LIMITED) or "
+			      "the device's memory registration";
+		} else if (strstr(e, "modify QP")) {
+			why = !strcmp(r->link, "Ethernet") ? "the QP could not be "
+			      "connected to the peer: on RoCE the GID index (-x) "
+			      "must name a RoCE v2 GID with an address the peer "
+			      "can reach (show_gids), and the MTU must fit" :
+			      "the QP could not be connected to the peer: its "
+			      "LID/GID, the port state or the MTU";
+		} else if (strstr(e, "get context") || strstr(e, "find the "
+							      "Infiniband")) {
+			why = "the device could not be opened: its name (-d), "
+			      "/dev/infiniband (containers), ib_uverbs";
+		} else if (r->wc >= 0) {
+			const char *name = ibv_wc_status_name(r->wc);
+
+			snprintf(wc, sizeof(wc), "completion with error %d %s (%s), "
+				 "vendor syndrome 0x%x", r->wc, name ? name :
+				 "(not an ibv_wc_status)",
+				 ibv_wc_status_text(r->wc), r->ven);
+			why = wc;
+		} else {
+			why = *e ? "see the error line" : "no result table in "
+			      "the output (cut, or the run died)";
+		}
+		fid = finding_add(rc, r->bid, sev, r->dev ? r->dev : "perftest",
+			"%s%s%s%s failed%s%s: %s", test, r->cuda ?
+			" with GPU memory (--use_cuda)" : "", r->dev ? " on " : "",
+			r->dev ? r->dev : "", *e ? ": " : "", e, why);
+		finding_evidence(rc, fid, r->att, "run %" PRId64 ": %s", r->run,
+				 *e ? e : "no result row");
+	}
+	for (i = 0; i < n; i++) {
+		free(v[i].att);
+		free(v[i].test);
+		free(v[i].dev);
+		free(v[i].err);
+		free(v[i].link);
+	}
+	free(v);
+	return 0;
+}
+
 const struct rule rules_app[] = {
 	{
 		.id = "NCCL_NO_IB",
@@ -573,21 +802,29 @@ const struct rule rules_app[] = {
 		.severity = SEV_WARNING,
 		.title = "an NCCL log reports GPUDirect RDMA disabled on a node with GPUs",
 		.needs = "attach",
-		.evidence = "attached NCCL log: 'NET/IB : GPU Direct RDMA Disabled for HCA ...'; GPUs from sys/bus/pci/devices",
+		.evidence = "attached NCCL log: 'NET/IB : GPU Direct RDMA Disabled for HCA ...'; GPUs from sys/bus/pci/devices (or lspci), else the log's 'cudaDev N ... busId X' lines",
 		.remediation = "Load nvidia_peermem (modprobe nvidia_peermem; nv_peer_mem on old stacks) or use DMA-BUF (kernel 5.12+, open GPU kernel modules, NCCL_DMABUF_ENABLE=1); check NCCL_NET_GDR_LEVEL and the PCIe distance between GPU and HCA (nvidia-smi topo -m).",
-		.sql = "SELECT e.bundle_id, coalesce(e.hca, 'nccl'), 'NCCL reports "
+		/* GPUs: the PCI functions (sysfs, lspci) or, when none were
+		 * given, the communicators' own "cudaDev N ... busId X" */
+		.sql = "WITH g AS (SELECT t.bundle_id, coalesce((SELECT CAST(value "
+		       "AS INTEGER) FROM facts f WHERE f.bundle_id = t.bundle_id AND "
+		       "f.key = 'gpus'), 0) AS pci, (SELECT count(DISTINCT n.detail) "
+		       "FROM nccl_events n WHERE n.bundle_id = t.bundle_id AND n.kind "
+		       "= 'gpu') AS nccl, (SELECT n.attachment || char(9) || 'line ' "
+		       "|| n.line || ': ' || n.text FROM nccl_events n WHERE "
+		       "n.bundle_id = t.bundle_id AND n.kind = 'gpu' ORDER BY "
+		       "n.attachment, n.line LIMIT 1) AS nline FROM todo_rule t) "
+		       "SELECT e.bundle_id, coalesce(e.hca, 'nccl'), 'NCCL reports "
 		       "GPUDirect RDMA disabled for ' || coalesce('HCA ' || e.hca, "
-		       "'an HCA') || ' on a node with ' || (SELECT value FROM facts "
-		       "f WHERE f.bundle_id = e.bundle_id AND f.key = 'gpus') || "
+		       "'an HCA') || ' on a node with ' || max(g.pci, g.nccl) || "
 		       "' NVIDIA GPU(s)', e.attachment || char(9) || 'line ' || "
-		       "min(e.line) || ': ' || e.text || char(10) || "
-		       "'sys/bus/pci/devices' || char(9) || (SELECT value FROM facts "
-		       "f WHERE f.bundle_id = e.bundle_id AND f.key = 'gpus') || "
-		       "' NVIDIA GPU function(s) (class 0x03)', NULL FROM nccl_events "
-		       "e JOIN todo_rule t ON t.bundle_id = e.bundle_id WHERE e.kind = "
-		       "'gdr' AND e.enabled = 0 AND (SELECT CAST(value AS INTEGER) "
-		       "FROM facts f WHERE f.bundle_id = e.bundle_id AND f.key = "
-		       "'gpus') > 0 AND NOT EXISTS (SELECT 1 FROM nccl_events o WHERE "
+		       "min(e.line) || ': ' || e.text || char(10) || CASE WHEN g.pci "
+		       "> 0 THEN 'sys/bus/pci/devices' || char(9) || g.pci || "
+		       "' NVIDIA GPU function(s) (class 0x03)' ELSE g.nline || ' ("
+		       "' || g.nccl || ' GPU(s) in the NCCL log)' END, NULL FROM "
+		       "nccl_events e JOIN g ON g.bundle_id = e.bundle_id WHERE "
+		       "e.kind = 'gdr' AND e.enabled = 0 AND max(g.pci, g.nccl) > 0 "
+		       "AND NOT EXISTS (SELECT 1 FROM nccl_events o WHERE "
 		       "o.bundle_id = e.bundle_id AND o.attachment = e.attachment AND "
 		       "o.kind = 'gdr' AND o.enabled = 1 AND o.hca IS e.hca AND "
 		       "o.line > e.line) GROUP BY e.bundle_id, e.hca",
@@ -601,6 +838,16 @@ const struct rule rules_app[] = {
 		.evidence = "attached NCCL log: 'NET/IB : Got completion from peer ... with error|status=... vendor err ...'",
 		.remediation = "Decode the status: 12 (IBV_WC_RETRY_EXC_ERR) means the peer stopped answering: check the link between this HCA and the peer (cable, switch port counters, PFC on RoCE) and whether the peer process died first; 4 (LOC_PROT_ERR) points at ACS or the IOMMU breaking GPUDirect; 5 (WR_FLUSH_ERR) follows an earlier error. Give the vendor error (hex) to NVIDIA support.",
 		.check = check_completion,
+	},
+	{
+		.id = "NCCL_IB_ERROR",
+		.layer = "app",
+		.severity = SEV_WARNING,
+		.title = "an NCCL log shows the HCA's asynchronous error events or failing verbs calls",
+		.needs = "attach",
+		.evidence = "attached NCCL log: 'NET/IB : Got async event : local catastrophic error' (2.4-2.11), 'NET/IB : mlx5_0:1 async fatal event: ...', 'Got non-fatal async event: port error(10)', 'Call to ibv_create_qp failed', 'Call to ibv_modify_qp failed with ...', 'Call to ibv_reg_mr failed ...'",
+		.remediation = "A 'local catastrophic error' (IBV_EVENT_DEVICE_FATAL) is critical: the HCA stopped; read the kernel log for its mlx5 health syndrome (FW_RESET) and reset it (reboot, or mlxfwreset). A failing ibv_create_qp or ibv_reg_mr is usually the job's locked-memory limit (ulimit -l unlimited; containers --ulimit memlock=-1) or, for GPU buffers, GPUDirect RDMA missing (nvidia_peermem or DMA-BUF); a failing ibv_modify_qp is the path to the peer (port state, NCCL_IB_GID_INDEX on RoCE, MTU). Events that report no fault (port active, LID or SM change) are info.",
+		.check = check_ib_error,
 	},
 	{
 		.id = "PEERMEM_MISSING",
@@ -706,6 +953,16 @@ const struct rule rules_app[] = {
 		.evidence = "attached perftest outputs of the same test with and without --use_cuda",
 		.remediation = "GPUDirect RDMA is slow or broken between this GPU and HCA: check nvidia_peermem (PEERMEM_MISSING), ACS on the bridges between them (ACS_ENABLED), the IOMMU (IOMMU_TRANSLATING) and that GPU and HCA share a PCIe switch (nvidia-smi topo -m: PIX/PXB).",
 		.check = check_gdr_bw,
+	},
+	{
+		.id = "PERFTEST_FAILED",
+		.layer = "perf",
+		.severity = SEV_WARNING,
+		.title = "an attached perftest run failed (no result): memory registration, QP connection, device, completion error",
+		.needs = "attach",
+		.evidence = "attached perftest output: 'Couldn't allocate MR', 'Failed to modify QP N to RTR', 'Couldn't get context for the device', 'Failed status ... syndrom 0x..', 'Couldn't connect to HOST:18515' (info: the TCP exchange, not RDMA)",
+		.remediation = "Read the first error: 'Couldn't allocate MR' is the locked-memory limit (ulimit -l) for host memory, and GPUDirect RDMA missing (nvidia_peermem, or --use_cuda_dmabuf) for a --use_cuda run (run the same test without --use_cuda: if that works, it is GDR_BW_LOW); 'Failed to modify QP ... to RTR' is the addressing between the two ports (on RoCE the -x GID index must be a RoCE v2 GID with a reachable address); 'Couldn't connect to' means no server was listening on the TCP port or a firewall blocked it.",
+		.check = check_pt_failed,
 	},
 	{ 0 },
 };

@@ -78,6 +78,14 @@ static const struct imp_need needs[] = {
 	     "SELECT bundle_id FROM sources WHERE name = 'modules' AND status "
 	     "= 'ok'", "complete module list",
 	     "lsmod unfiltered, with its header line, or /proc/modules"),
+	/* NCCL's fallback to sockets is a fault only while ports are up */
+	NEED("NCCL_NO_IB", "SELECT bundle_id FROM ports WHERE state IS NOT "
+	     "NULL", "port state", "ibstat, ibv_devinfo, ibstatus or rdma "
+	     "link show carry it"),
+	/* GPUDirect disabled matters only on a node with GPUs */
+	NEED("NCCL_GDR_DISABLED", "SELECT bundle_id FROM pci_functions UNION "
+	     "SELECT bundle_id FROM nccl_events WHERE kind = 'gpu'", "GPU inventory", "lspci, or the NCCL log's 'cudaDev N "
+	     "... busId' lines (NCCL_DEBUG=INFO) carry it"),
 	/* only the collector knows where it ran */
 	NEED("CONTAINER_NO_RDMA", "SELECT bundle_id FROM imports WHERE 0",
 	     "container facts", "rdma-collect records them"),

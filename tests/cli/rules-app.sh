@@ -39,7 +39,7 @@ fresh() {	# fresh KIND DIR
 	mknode "$1" "$2" >/dev/null 2>&1 || fail "$1 fixture builds"
 }
 
-APP="NCCL_NO_IB NCCL_IB_HCA_MISMATCH NCCL_GDR_DISABLED NCCL_COMPLETION_ERROR PEERMEM_MISSING MEMLOCK_LIMITED HUGEPAGES_NONE CONTAINER_NO_RDMA BW_BELOW_LINE_RATE GDR_BW_LOW"
+APP="NCCL_NO_IB NCCL_IB_HCA_MISMATCH NCCL_GDR_DISABLED NCCL_COMPLETION_ERROR PEERMEM_MISSING MEMLOCK_LIMITED HUGEPAGES_NONE CONTAINER_NO_RDMA BW_BELOW_LINE_RATE GDR_BW_LOW NCCL_IB_ERROR PERFTEST_FAILED"
 
 # --- healthy fixtures: nothing at warning or above from these rules
 for k in gpu-ndr8 roce-pfc rxe; do
@@ -240,3 +240,77 @@ check_eq "GDR_BW_LOW: not when CUDA is close to host memory" \
 report "$G" gdrbw-fail -a "$T/gdr-fail.txt"
 check_eq "GDR_BW_LOW: CUDA run failing where host memory works" \
 	"$(findings GDR_BW_LOW <"$T/gdrbw-fail.json")" "warning mlx5_4"
+check_eq "PERFTEST_FAILED: not beside GDR_BW_LOW (the failing CUDA run is its)" \
+	"$(findings PERFTEST_FAILED <"$T/gdrbw-fail.json")" ""
+check_eq "PERFTEST_FAILED: not on a run with its table" \
+	"$(findings PERFTEST_FAILED <"$T/bw.json")" ""
+
+# --- PERFTEST_FAILED: a run that ends in an error is a result too
+{ printf '%s\n                    Send BW Test\n Dual-port       : OFF\t\tDevice         : mlx5_4\n' "$RL"
+  printf ' Link type       : Ethernet\n GID index       : 1\n%s\n' "$RL"
+  printf 'Failed to modify QP 1399 to RTR\n Unable to Connect the HCA'"'"'s through the link\n'; } >"$T/pt-rtr.txt"
+report "$G" pt-rtr -a "$T/pt-rtr.txt"
+check_eq "PERFTEST_FAILED: 'Failed to modify QP ... to RTR': warning on mlx5_4" \
+	"$(findings PERFTEST_FAILED <"$T/pt-rtr.json")" "warning mlx5_4"
+case "$(summary PERFTEST_FAILED <"$T/pt-rtr.json")" in
+*"Failed to modify QP 1399 to RTR"*"GID index"*)
+	ok "PERFTEST_FAILED: names the error and, on RoCE, the GID index";;
+*)	fail "PERFTEST_FAILED: names the error and, on RoCE, the GID index";;
+esac
+# the error alone, pasted without the banner (perftest's own messages)
+printf 'initializing CUDA\ncreating CUDA Ctx\nCouldn'"'"'t allocate MR\nfailed to create mr\nFailed to create MR\n Couldn'"'"'t create IB resources\n' >"$T/pt-mr.txt"
+report "$G" pt-mr -a "$T/pt-mr.txt"
+check_eq "PERFTEST_FAILED: CUDA 'Couldn't allocate MR' without a banner: warning, no GDR_BW_LOW (no host run)" \
+	"$(findings PERFTEST_FAILED <"$T/pt-mr.json"; findings GDR_BW_LOW <"$T/pt-mr.json")" "warning perftest"
+printf 'Couldn'"'"'t connect to 192.0.2.11:18515\nUnable to open file descriptor for socket connection Unable to init the socket connection\n' >"$T/pt-tcp.txt"
+report "$G" pt-tcp -a "$T/pt-tcp.txt"
+check_eq "PERFTEST_FAILED: the TCP exchange failing is info (the HCA was not tested)" \
+	"$(findings PERFTEST_FAILED <"$T/pt-tcp.json")" "info perftest"
+
+# --- NCCL_IB_ERROR: async events and failing verbs calls
+M='2019-06-02T16:13:44.884Z: [1,12]<stdout>:gpu-k9:815:864 [0]'
+{ printf '%s transport/net_ib.cu:80 NCCL WARN NET/IB : Got async event : local catastrophic error\n%s\n' "$M" "2019-06-02T16:13:44.884Z: [1,12]<stdout>:"
+  printf '%s misc/ibvwrap.cu:220 NCCL WARN Call to ibv_get_async_event failed\n' "$M"; } >"$T/async.log"
+report "$G" async -a "$T/async.log"
+check_eq "NCCL_IB_ERROR: 2.4 'local catastrophic error' behind mpirun's prefix: one critical finding" \
+	"$(findings NCCL_IB_ERROR <"$T/async.json")" "critical nccl"
+{ printf '%s transport/net_ib/common.cc:123 NCCL WARN NET/IB : mlx5_3:1 async fatal event: local catastrophic error\n' "$P"
+  printf '%s transport/net_ib/common.cc:179 NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port active(9)\n' "$P"
+  printf '%s misc/ibvwrap.cc:42 NCCL WARN Call to ibv_reg_mr failed with error Bad address\n' "$P"; } >"$T/async2.log"
+report "$G" async2 -a "$T/async2.log"
+check_eq "NCCL_IB_ERROR: device fatal critical on its port, port active info, ibv_reg_mr warning" \
+	"$(findings NCCL_IB_ERROR <"$T/async2.json" | sort)" "$(printf 'critical mlx5_3:1\ninfo mlx5_0:1\nwarning nccl')"
+report "$G" async-none -a "$T/ib.log"
+check_eq "NCCL_IB_ERROR: not on a log without errors" \
+	"$(findings NCCL_IB_ERROR <"$T/async-none.json")" ""
+
+# --- NCCL_GDR_DISABLED: the GPUs from NCCL's own cudaDev lines
+printf "%s NCCL INFO comm 0x55cc8aa86c70 rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 1c000 commId 0x65e0bd6ee7449db4 - Init START\n%s NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n" \
+	"$P" "$P" >"$T/gdr-cuda.log"
+report "$T/roce-pfc" gdr-cuda -a "$T/gdr-cuda.log"
+check_eq "NCCL_GDR_DISABLED: a GPU in NCCL's 'cudaDev 0 ... busId 1c000' counts" \
+	"$(findings NCCL_GDR_DISABLED <"$T/gdr-cuda.json")" "warning mlx5_0"
+case "$(summary NCCL_GDR_DISABLED <"$T/gdr-cuda.json")" in
+*"busId 1c000"*"1 GPU(s) in the NCCL log"*)
+	ok "NCCL_GDR_DISABLED: evidence is the cudaDev line";;
+*)	fail "NCCL_GDR_DISABLED: evidence is the cudaDev line";;
+esac
+
+# --- a completion error wrapped by a mail client keeps its vendor error
+printf '%s transport/net_ib.cc:1296 NCCL WARN NET/IB : Got completion from peer 10.2.0.5<33092> with error 12, opcode 0, len\n0, vendor err 129 (Recv)\n%s NCCL INFO proxy.cc:679 -> 6\n' \
+	"$P" "$P" >"$T/wrapped.log"
+report "$G" wrapped -a "$T/wrapped.log"
+case "$(summary NCCL_COMPLETION_ERROR <"$T/wrapped.json")" in
+*"vendor err 129 (0x81)"*"line 1: "*)
+	ok "NCCL_COMPLETION_ERROR: a wrapped WARN line is joined (vendor err 129)";;
+*)	fail "NCCL_COMPLETION_ERROR: a wrapped WARN line is joined (vendor err 129)";;
+esac
+
+# --- NCCL_NO_IB on pasted outputs without port state: skipped, saying why
+mkdir -p "$T/paste-noib"
+cp "$T/nodev.log" "$T/paste-noib/nccl.log"
+"$RA" report --format json "$T/paste-noib" >"$T/paste-noib.json" 2>/dev/null
+check_eq "NCCL_NO_IB: skipped without port state, naming ibstat" "$(python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1]))
+print(" ".join(s["reason"] for n in d["nodes"] for s in n["skipped"] if s["rule"]=="NCCL_NO_IB"))' "$T/paste-noib.json" | grep -c 'no port state.*ibstat')" 1

@@ -225,6 +225,118 @@ static void test_hca(void)
 	}
 }
 
+/* issue 17: messages found inside launcher prefixes, the async events,
+ * failing verbs calls and the communicator's GPU, from 2.4 to 2.2x */
+static void test_events(void)
+{
+	static const struct {
+		const char *what, *line;
+		enum nccl_kind kind;
+		const char *host, *hca, *detail;
+		int port, fatal;
+	} c[] = {
+		{ "2.4 async event behind mpirun's timestamp and rank",
+		  "2019-06-02T16:13:44.884Z: [1,12]<stdout>:container-e275-01-000057:815:864 [0] transport/net_ib.cu:80 NCCL WARN NET/IB : Got async event : local catastrophic error",
+		  NCCL_ASYNC, "container-e275-01-000057", "", "local catastrophic error", -1, 1 },
+		{ "2.12+: device:port before 'Got async event'",
+		  "[155] node-a:11:12 [3] NCCL WARN NET/IB : mlx5_3:1 Got async event : port error",
+		  NCCL_ASYNC, "node-a", "mlx5_3", "port error", 1, 0 },
+		{ "2.2x: 'async fatal event:'",
+		  "node-a:11:12 [3] common.cc:123 NCCL WARN NET/IB : mlx5_10:1 async fatal event: local catastrophic error",
+		  NCCL_ASYNC, "node-a", "mlx5_10", "local catastrophic error", 1, 1 },
+		{ "2.2x: non-fatal with its number",
+		  "node-a:11:12 [3] NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port active(9)",
+		  NCCL_ASYNC, "node-a", "mlx5_0", "port active", 1, 0 },
+		{ "2.2x: a QP's fatal event is not the device's",
+		  "node-a:11:12 [3] NCCL WARN NET/IB : mlx5_0:1 async fatal event on QP (0x5555) qpn=77 handle=1 send_cq=2 recv_cq=3 state=6 sq_psn=0 rq_psn=0: local work queue catastrophic error",
+		  NCCL_ASYNC, "node-a", "mlx5_0", "local work queue catastrophic error", 1, 0 },
+		{ "Call to ibv_create_qp failed (2.8 bazel build)",
+		  "hai-a100-3:3778851:3779883 [4] ibvwrap.c:130 NCCL WARN Call to ibv_create_qp failed",
+		  NCCL_VERBS_FAIL, "hai-a100-3", "", "ibv_create_qp", -1, 0 },
+		{ "Call to ibv_reg_mr failed with error",
+		  "h:1:2 [0] misc/ibvwrap.cc:42 NCCL WARN Call to ibv_reg_mr failed with error Bad address",
+		  NCCL_VERBS_FAIL, "h", "", "ibv_reg_mr", -1, 0 },
+		{ "ibv_modify_qp failed with errno and text",
+		  "h:1:2 [0] misc/ibvwrap.cc:376 NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_0:1",
+		  NCCL_VERBS_FAIL, "h", "", "ibv_modify_qp", -1, 0 },
+		{ "2.19 Init START: cudaDev and busId",
+		  "hostname1:25668:27396 [0] NCCL INFO comm 0x55cc8aa86c70 rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 1c000 commId 0x65e0bd6ee7449db4 - Init START",
+		  NCCL_GPU, "hostname1", "", "1c000", 0, 0 },
+		{ "2.4 Init COMPLETE without nvmlDev",
+		  "n1:7:7 [2] NCCL INFO comm 0x7f2c rank 2 nranks 8 cudaDev 2 busId 3f000 - Init COMPLETE",
+		  NCCL_GPU, "n1", "", "3f000", 2, 0 },
+		{ "2.3 without busId",
+		  "n1:7:7 [2] NCCL INFO comm 0x7f2c rank 2 nranks 8 cudaDev 2 nvmlDev 2 - Init COMPLETE",
+		  NCCL_GPU, "n1", "", "cudaDev 2", 2, 0 },
+		{ "MNNVL's peer lines are not this node's GPU",
+		  "n1:7:7 [2] NCCL INFO MNNVL diag init peer rank 3 cudaDev 1 nvmlDev 1 busId 0x1b000 hostHash 0x1 nranks 4",
+		  NCCL_NONE, "", "", "", -1, 0 },
+		{ "bare 'cudaDev' without an NCCL prefix is not NCCL's",
+		  "comm 0x7f2c rank 2 nranks 8 cudaDev 2 busId 3f000 - Init COMPLETE",
+		  NCCL_NONE, "", "", "", -1, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct nccl_ev ev;
+
+		T_OK(nccl_parse_line(c[i].line, strlen(c[i].line), &ev) ==
+		     c[i].kind, "event: %s: kind %d (got %d)", c[i].what,
+		     c[i].kind, ev.kind);
+		if (c[i].kind == NCCL_NONE)
+			continue;
+		T_STREQ(ev.host, c[i].host, "event: %s: host", c[i].what);
+		T_STREQ(ev.hca, c[i].hca, "event: %s: hca", c[i].what);
+		T_STREQ(ev.detail, c[i].detail, "event: %s: detail", c[i].what);
+		T_OK(ev.port == c[i].port, "event: %s: port %d (got %d)",
+		     c[i].what, c[i].port, ev.port);
+		T_OK(ev.fatal == c[i].fatal, "event: %s: fatal %d", c[i].what,
+		     c[i].fatal);
+	}
+}
+
+/* a WARN line wrapped by a mail client is one message again; lines with
+ * a message of their own stay apart */
+static void test_wrapped(void)
+{
+	static const char log[] =
+		"node-2:5776:5902 [0] transport/net_ib.cc:1296 NCCL WARN NET/IB : Got completion from peer 10.2.0.5<33092> with error 12, opcode 0, len\n"
+		"0, vendor err 129 (Recv)\n"
+		"node-2:5776:5902 [0] NCCL INFO transport/net.cc:1134 -> 6\n"
+		"node-2:5776:5898 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB\r\n"
+		"[1]mlx5_1:1/IB ; OOB eth0:10.2.0.4<0>\n"
+		"node-2:5776:5902 [0] transport/net_ib.cc:1296 NCCL WARN NET/IB : Got completion from peer 10.2.0.5<33092> with error 12, opcode 0, len\n"
+		"\n"
+		"Traceback (most recent call last):\n";
+	char line[512];
+	size_t off = 0;
+	int took = 0, n = 0;
+	struct nccl_ev ev;
+
+	while (nccl_next_line(log, sizeof(log) - 1, &off, line, sizeof(line),
+			      &took)) {
+		n++;
+		if (n == 1) {
+			T_OK(took == 2, "wrapped: completion takes 2 lines (%d)",
+			     took);
+			T_OK(nccl_parse_line(line, strlen(line), &ev) ==
+			     NCCL_COMPLETION && ev.vendor_err == 129 &&
+			     !strcmp(ev.req, "Recv"),
+			     "wrapped: vendor err 129 (Recv) found again");
+		} else if (n == 2) {
+			T_OK(took == 1, "wrapped: an INFO line stays alone");
+		} else if (n == 3) {
+			T_OK(took == 2 && nccl_parse_line(line, strlen(line),
+							  &ev) == NCCL_IB_USING &&
+			     ev.ndevs == 2, "wrapped: the device list joined "
+			     "(%d devices)", ev.ndevs);
+		} else if (n == 4) {
+			T_OK(took == 1, "wrapped: a blank line ends the message");
+		}
+	}
+	T_OK(n == 6, "wrapped: 6 logical lines (%d)", n);
+}
+
 int main(void)
 {
 	test_completions();
@@ -233,5 +345,7 @@ int main(void)
 	test_hostile();
 	test_wc();
 	test_hca();
+	test_events();
+	test_wrapped();
 	return t_done();
 }

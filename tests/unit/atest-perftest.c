@@ -186,10 +186,67 @@ static void test_hostile(void)
 	free(big);
 }
 
+/* issue 17: a run that fails before its table is a result, and a paste
+ * of perftest's error alone is perftest's */
+static void test_errors(void)
+{
+	static const struct {
+		const char *what, *text;
+		int detect, runs, cuda;
+		const char *error;
+	} c[] = {
+		{ "CUDA MR failure without a banner",
+		  "initializing CUDA\ncreating CUDA Ctx\ncuMemAlloc() of a 262144 bytes GPU buffer\n"
+		  "Couldn't allocate MR\nfailed to create mr\nFailed to create MR\n",
+		  1, 1, 1, "Couldn't allocate MR" },
+		{ "newer wording with errno",
+		  "allocated GPU buffer of a 16777216 address at 0x594c for type CUDA_MEM_DEVICE\n"
+		  "Couldn't allocate MR with error=14\nfailed to create mr\n",
+		  1, 1, 1, "Couldn't allocate MR with error=14" },
+		{ "TCP exchange, two messages on one line",
+		  "Couldn't connect to 192.168.125.211:18515\n"
+		  "Unable to open file descriptor for socket connection Unable to init the socket connection\n",
+		  1, 1, 0, "Couldn't connect to 192.168.125.211:18515" },
+		{ "banner, header, then RTR",
+		  "------\n                    Send BW Test\n Dual-port       : OFF\t\tDevice         : mlx5_0\n"
+		  " Link type       : Ethernet\n------\nFailed to modify QP 1399 to RTR\n"
+		  " Unable to Connect the HCA's through the link\n",
+		  1, 1, 0, "Failed to modify QP 1399 to RTR" },
+		{ "the server's waiting box is no error",
+		  "************************************\n* Waiting for client to connect... *\n"
+		  "************************************\n",
+		  1, 0, 0, "" },
+		{ "'Couldn't connect' alone is anybody's",
+		  "Couldn't connect to 10.0.0.1:22\n", 0, 1, 0, "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pt_result r[2];
+		size_t len = strlen(c[i].text);
+		int n;
+
+		T_OK(perftest_detect(c[i].text, len) == c[i].detect,
+		     "errors: %s: detected %d", c[i].what, c[i].detect);
+		if (!c[i].detect)
+			continue;
+		n = perftest_parse(c[i].text, len, r, 2);
+		T_OK(n == c[i].runs, "errors: %s: %d run(s) (got %d)", c[i].what,
+		     c[i].runs, n);
+		if (n < 1)
+			continue;
+		T_OK(r[0].failed && r[0].cuda == c[i].cuda && !r[0].rows,
+		     "errors: %s: failed, cuda %d", c[i].what, c[i].cuda);
+		T_STREQ(r[0].error, c[i].error, "errors: %s: the error line",
+			c[i].what);
+	}
+}
+
 int main(void)
 {
 	test_labels();
 	test_cuda_and_failure();
+	test_errors();
 	test_latency();
 	test_hostile();
 	return t_done();
