@@ -552,6 +552,10 @@ static int memlock_value(const char *text, size_t len, char *out, size_t n)
 
 		if (!l->len)
 			continue;
+		/* the command echoed first: "ulimit -a", "$ ulimit -l" */
+		if (!lines && (starts_with(ih_skip(l->s), "ulimit") ||
+			       starts_with(ih_skip(l->s), "$ ulimit")))
+			continue;
 		lines++;
 		tag = strstr(l->s, "(kbytes, -l)");
 		if (tag && !strncmp(ih_skip(l->s), "max locked memory", 17))

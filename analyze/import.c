@@ -664,8 +664,12 @@ static int is_raw(const char *name)
 
 static void raw_seen(struct imp *im, const char *name)
 {
-	size_t i;
+	size_t i, k;
 
+	/* a process's limits ("cat /proc/3844/limits"), as --pid keeps them */
+	if (starts_with(name, "proc/") &&
+	    (k = strspn(name + 5, "0123456789")) && !strcmp(name + 5 + k, "/limits"))
+		source_seen(im, "limits");
 	for (i = 0; i < ARRAY_SIZE(raw_sources); i++)
 		if (starts_with(name, raw_sources[i].prefix))
 			source_seen(im, raw_sources[i].source);

@@ -92,3 +92,12 @@ check_eq "an empty file: exit 4, one line" "$? $(cat empty.err)" \
 	"4 rdma-analyze: empty.txt: no evidence read (1 of 1 file(s) looked at, none understood): empty.txt: empty: nothing but blank lines"
 "$RA" report -f json junk >junk.json 2>/dev/null
 check_eq "... the JSON report too: exit 4, no node" "$? $(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["nodes"]))' junk.json)" "4 0"
+
+# memlock: "ulimit -a" echoed as its first line, and a process's limits
+# shown by cat (as --pid keeps them), both 64 KiB
+printf 'ulimit -a\ncore file size          (blocks, -c) 0\nmax locked memory       (kbytes, -l) 64\n' >ulimit.txt
+check_eq "ulimit -a with its command echoed: MEMLOCK_LIMITED" \
+	"$(findings ulimit.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
+printf '# cat /proc/3844/limits | grep locked\nMax locked memory         65536                65536                bytes     \n' >limits.txt
+check_eq "cat /proc/PID/limits: the process's limit is judged" \
+	"$(findings limits.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
