@@ -29,15 +29,20 @@
  *    the enums from the "(N)" the tool prints; board_id into sysfs; a
  *    sysfs rate without its "(4X NDR)" (from ibstat) is completed from
  *    active_width and active_speed.
+ *    Each port's state, phys_state and link_layer also into sysfs, in
+ *    the kernel's words (the port checks read sysfs).
  *  - ibstat, ibstatus: sys/class/infiniband/<dev>/ attributes and
  *    ports/<n>/ in the kernel's strings ("4: ACTIVE", "5: LinkUp",
  *    "0x4a1"); ibstat's "Rate: 400" carries no width: "400 Gb/sec".
+ *    ibstat's "ibpanic: ... stat of IB device 'X' failed": X kept at
+ *    rdma-collect/import/vanished/X; ibstatus' "device '*': sys files
+ *    not found": an empty sys/class/infiniband.
  *  - show_gids: ports/<n>/gids/<i>, gid_attrs/types/<i>, gid_attrs/ndevs/<i>.
  *  - ibdev2netdev: rdma-collect/ibdev2netdev.json ("how": "ibdev2netdev"),
  *    the netdev's operstate and carrier from "(Up)"; -v also the PCI
  *    function (imp_ibdev_pci), fw_ver, hca_type and the port state.
  *  - ls -la /dev/infiniband: rdma-collect/devnodes.json; a date without a
- *    year ("Nov 29 21:04") gives no mtime.
+ *    year ("Nov 29 21:04") gives no mtime; plain ls gives the names only.
  *  - sminfo, perfquery, iblinkinfo: rdma-collect/mad/<ibdev>.<port>.json,
  *    merged with what an earlier one wrote; the port comes from the sos
  *    name, else from the LID perfquery prints, else the first Active IB
@@ -71,6 +76,7 @@
 #define MAX_NODES 65536		/* iblinkinfo: a subnet's LIDs */
 #define SYS_IB "sys/class/infiniband"
 #define MAD_DIR "rdma-collect/mad"
+#define VANISHED "rdma-collect/import/vanished"
 
 /* --- text helpers --- */
 
@@ -544,6 +550,32 @@ static int ibstat_ca_field(struct imp *im, const char *origin, const char *dir,
 	return 1;
 }
 
+/* "ibpanic: [1323906] main: stat of IB device 'mlx5_8' failed: No such
+ * file or directory": ibstat listed the device (umad_get_cas_names, from
+ * sys/class/infiniband) and could not read it a moment later; it stops
+ * there.  The device that vanished is kept at VANISHED/<dev> with the
+ * line (schema/IMPORT.md; DEVICE_VANISHED reads it).  0 taken, 1 not
+ * such a line, -1 failure. */
+static int ibstat_panic(struct imp *im, const char *origin, const char *s)
+{
+	static const char stat[] = "stat of IB device '";
+	char dev[64], path[128];
+	const char *q, *e;
+
+	if (strncmp(s, "ibpanic:", 8) || !(q = strstr(s, stat)))
+		return 1;
+	q += sizeof(stat) - 1;
+	if (!(e = strchr(q, '\'')) || (size_t)(e - q) >= sizeof(dev) ||
+	    strncmp(e, "' failed", 8))
+		return 1;
+	memcpy(dev, q, (size_t)(e - q));
+	dev[e - q] = 0;
+	if (!good_name(dev))
+		return 1;
+	snprintf(path, sizeof(path), VANISHED "/%s", dev);
+	return put_str(im, origin, path, s) < 0 ? -1 : 0;
+}
+
 int ib_ibstat(struct imp *im, const char *text, size_t len,
 			const char *origin, const char *arg)
 {
@@ -552,7 +584,7 @@ int ib_ibstat(struct imp *im, const char *text, size_t len,
 	char line[LINE_MAX_IB], dev[64] = "", dir[128], pdir[160] = "";
 	char guid[20] = "";
 	unsigned long long pn;
-	int type, cas = 0, rc;
+	int type, cas = 0, gone = 0, rc;
 	char *s, *x;
 
 	(void)arg;
@@ -560,6 +592,12 @@ int ib_ibstat(struct imp *im, const char *text, size_t len,
 		s = trim(line);
 		if (!*s)
 			continue;
+		if ((rc = ibstat_panic(im, origin, s)) <= 0) {
+			if (rc < 0)
+				return -1;
+			gone++;
+			continue;
+		}
 		if (!ca_header(s, dev, sizeof(dev), &type)) {
 			if (ibstat_port_end(im, origin, pdir, guid) < 0)
 				return -1;
@@ -595,7 +633,7 @@ int ib_ibstat(struct imp *im, const char *text, size_t len,
 		return -1;
 	/* an iblinkinfo read before (its name sorts first) finds its local
 	 * CA port now */
-	return !cas ? 1 : li_stored(im, origin);
+	return !cas ? (gone ? 0 : 1) : li_stored(im, origin);
 }
 
 /* ibstatus: "Infiniband device 'mlx5_0' port 1 status:" and sysfs as is */
@@ -613,13 +651,22 @@ int ib_ibstatus(struct imp *im, const char *text, size_t len,
 	struct lines r = { text, text + len };
 	char line[LINE_MAX_IB], dev[64], pdir[192] = "", path[256];
 	unsigned long long pn;
-	int ports = 0;
+	int ports = 0, empty = 0;
 	size_t i;
 	char *s;
 
 	(void)arg;
 	while (line_next(&r, line, sizeof(line))) {
 		s = trim(line);
+		/* the script's glob matched no device: sys/class/infiniband
+		 * is empty ("device 'mlx5_0': ..." names one not there) */
+		if (!strncmp(s, "Fatal error:", 12) &&
+		    strstr(s, "device '*': sys files not found")) {
+			if (imp_dir(im, SYS_IB, origin) < 0)
+				return -1;
+			empty = 1;
+			continue;
+		}
 		if (sscanf(s, "Infiniband device '%63[^']' port %llu status:", dev,
 			   &pn) == 2) {
 			if (!good_name(dev) || !pn || pn > 255 || ++ports > 4096)
@@ -642,7 +689,7 @@ int ib_ibstatus(struct imp *im, const char *text, size_t len,
 			break;
 		}
 	}
-	return ports ? 0 : 1;
+	return ports || empty ? 0 : 1;
 }
 
 /* --- ibv_devinfo --- */
@@ -706,6 +753,7 @@ struct devinfo {
 	int part;		/* 0 none, 1 device, 2 device_ex, 3 ports */
 	int in_port, in_gids;
 	int link_layer;		/* of the port being read: 1 IB, 2 Ethernet */
+	int sysfs;		/* a port's sysfs files written */
 	unsigned port;
 	long width, speed;	/* of the port, for the sysfs rate */
 	struct flags fl;
@@ -924,15 +972,39 @@ static int gid_line(struct devinfo *d, const char *s)
 	return 0;
 }
 
+/* the port's state in sysfs as the kernel words it, from the verbs enum
+ * ibv_devinfo prints ("PORT_DOWN (1)" -> "1: DOWN", "LINK_UP (5)" -> "5:
+ * LinkUp"): the port checks read sysfs */
+static int port_sysfs(struct devinfo *d, const char *file, const char *val)
+{
+	char path[192];
+
+	snprintf(path, sizeof(path), SYS_IB "/%s/ports/%u/%s", d->dev, d->port,
+		 file);
+	d->sysfs = 1;
+	return put_str(d->im, d->origin, path, val);
+}
+
 static int port_line(struct devinfo *d, const char *k, const char *x)
 {
 	unsigned long long v;
+	char buf[64];
 
 	if (d->in_gids)
 		return 1;
 	if (in_list(port_paren, ARRAY_SIZE(port_paren), k)) {
 		if (paren_num(x, UINT32_MAX, &v))
 			return 1;
+		if (!strcmp(k, "state") && v < ARRAY_SIZE(kern_state)) {
+			snprintf(buf, sizeof(buf), "%llu: %s", v, kern_state[v]);
+			if (port_sysfs(d, "state", buf) < 0)
+				return -1;
+		}
+		if (!strcmp(k, "phys_state") && v < ARRAY_SIZE(kern_phys)) {
+			snprintf(buf, sizeof(buf), "%llu: %s", v, kern_phys[v]);
+			if (port_sysfs(d, "phys_state", buf) < 0)
+				return -1;
+		}
 		if (!strcmp(k, "active_width"))
 			d->width = (long)v;
 		if (!strcmp(k, "active_speed")) {
@@ -961,6 +1033,8 @@ static int port_line(struct devinfo *d, const char *k, const char *x)
 				!strcmp(x, "Unspecified") ? 0 : -1;
 		if (d->link_layer >= 0)
 			json_uint(&d->j, k, (unsigned)d->link_layer);
+		if (d->link_layer > 0 && port_sysfs(d, "link_layer", x) < 0)
+			return -1;
 		return d->link_layer < 0;
 	}
 	return !strcmp(k, "effective_speed") ? 0 : 1;
@@ -1097,6 +1171,8 @@ static int devinfo_line(struct devinfo *d, char *s)
 	if (flags_line(d, s))
 		return 0;
 	flags_close(d);
+	if (!strcmp(s, "Device ports:"))
+		return 0;	/* MLNX_OFED 4's heading of the port blocks */
 	if (!strncmp(s, "GID[", 4))
 		return d->in_port ? gid_line(d, s) : 1;
 	if ((x = field(s, "port"))) {
@@ -1203,6 +1279,8 @@ int ib_devinfo(struct imp *im, const char *text, size_t len,
 	json_end(&lj);
 	rc = ndev || none ? imp_put(im, "rdma-collect/verbs/devices.json",
 				    list.buf, list.len, origin, IMP_DERIVED) : 1;
+	if (!rc && d.sysfs)
+		imp_source(im, "sysfs", "ok", "");
 out:
 	buf_release(&d.out);
 	buf_release(&list);
@@ -1271,6 +1349,8 @@ int ib_show_gids(struct imp *im, const char *text, size_t len,
 		return 1;
 	if (!trailer)
 		imp_note(im, "%s: no n_gids_found line: the output may be cut", origin);
+	else if (!want && !rows)
+		imp_empty(im);	/* no port has a GID: a fact, not a gap */
 	else if (want != (unsigned long long)rows)
 		imp_note(im, "%s: %d rows read, n_gids_found=%llu", origin, rows, want);
 	return 0;
@@ -1479,13 +1559,58 @@ static int ls_entry(struct json *j, const char *key, char *s, int *dated)
 	return 0;
 }
 
+/* a name the kernel gives a node in /dev/infiniband: uverbsN, umadN,
+ * issmN, ucmN (ib_ucm, before 5.3), rdma_cm */
+int ib_devnode_name(const char *s, size_t n)
+{
+	static const char *const pre[] = { "uverbs", "umad", "issm", "ucm" };
+	size_t i, k, d;
+
+	if (n == 7 && !strncmp(s, "rdma_cm", 7))
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(pre); i++) {
+		k = strlen(pre[i]);
+		if (n <= k || n > k + 4 || strncmp(s, pre[i], k))
+			continue;
+		for (d = k; d < n && isdigit((unsigned char)s[d]); d++)
+			;
+		if (d == n)
+			return 1;
+	}
+	return 0;
+}
+
+/* plain ls (or ls -1): "rdma_cm  uverbs0  uverbs2", every word a device
+ * node's name; the count of names, 0 when the line is not that */
+static int ls_plain(struct json *j, char *s)
+{
+	char *t, *save;
+	int n = 0;
+
+	for (t = s; *t; ) {
+		size_t k = strcspn(t, " \t");
+
+		if (!ib_devnode_name(t, k))
+			return 0;
+		n++;
+		t += k;
+		t += strspn(t, " \t");
+	}
+	for (t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		json_obj_open(j, NULL);
+		json_str(j, "name", t);
+		json_obj_close(j);
+	}
+	return n;
+}
+
 int ib_ls_infiniband(struct imp *im, const char *text, size_t len,
 			       const char *origin, const char *arg)
 {
 	struct lines r = { text, text + len };
 	struct buf out = BUF_INIT, ents = BUF_INIT;
 	struct json j, ej;
-	char line[LINE_MAX_IB], *s;
+	char line[LINE_MAX_IB], plain[LINE_MAX_IB], *s;
 	int n = 0, dated = 1, rc;
 
 	(void)arg;
@@ -1531,8 +1656,11 @@ int ib_ls_infiniband(struct imp *im, const char *text, size_t len,
 				n += !e;
 				continue;
 			}
+			snprintf(plain, sizeof(plain), "%s", s);
 			if (!ls_entry(&ej, NULL, s, &dated))
 				n++;
+			else
+				n += ls_plain(&ej, plain);
 		}
 	}
 	json_arr_close(&ej);

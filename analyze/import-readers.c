@@ -105,8 +105,12 @@ static int ibstat_ca(const char *s)
 
 static int rec_ibstat(const char *t, size_t n)
 {
+	/* "ibpanic: ... stat of IB device 'mlx5_8' failed": ibstat's own
+	 * (ibstat.c), alone when it died on the first device */
 	return count_lines(t, n, ibstat_ca) >= 2 ||
-	       (line_starts(t, n, "CA '") && line_starts(t, n, "Port GUID:"));
+	       (line_starts(t, n, "CA '") && line_starts(t, n, "Port GUID:")) ||
+	       (line_starts(t, n, "ibpanic:") &&
+		has(t, n, "stat of IB device '"));
 }
 
 static int rec_ibstatus(const char *t, size_t n)
@@ -156,9 +160,34 @@ static int devnode_row(const char *s)
 		strstr(s, " issm") || strstr(s, " rdma_cm"));
 }
 
+/* plain ls: every word a node's name */
+static int devnode_words(const char *s)
+{
+	size_t k;
+
+	if (!*s)
+		return 0;
+	while (*s) {
+		k = strcspn(s, " \t");
+		if (!ib_devnode_name(s, k))
+			return 0;
+		s += k;
+		s += strspn(s, " \t");
+	}
+	return 1;
+}
+
+static int nonblank(const char *s)
+{
+	return *s != 0;
+}
+
 static int rec_ls_infiniband(const char *t, size_t n)
 {
-	return count_lines(t, n, devnode_row) >= 1;
+	int words = count_lines(t, n, devnode_words);
+
+	return count_lines(t, n, devnode_row) >= 1 ||
+	       (words >= 1 && words == count_lines(t, n, nonblank));
 }
 
 static int rec_sminfo(const char *t, size_t n)
@@ -494,8 +523,10 @@ const struct imp_reader imp_readers[] = {
 	  "the output of rdma link show" },
 	{ "rdma dev", "rdma_dev|rdma_dev_show|rdma_dev_*|rdma_-d_dev*",
 	  "sysfs", rec_rdma_dev, rdma_dev, "the output of rdma dev show" },
-	{ "rdma statistic", "rdma_statistic|rdma_statistic_*|rdma_stat|"
-	  "rdma_stat_*|rdma_-d_stat*|rdma_-d_statistic*", "sysfs",
+	{ "rdma statistic", "rdma_statistic|rdma_statistic_show|rdma_statistic_show*|"
+	  "rdma_statistic_mode|rdma_statistic_mode*|rdma_stat|rdma_stat_show|"
+	  "rdma_stat_show*|rdma_stat_mode*|"
+	  "rdma_-d_stat*|rdma_-p_stat*|rdma_-j_stat*", "sysfs",
 	  rec_rdma_stat, rdma_statistic, "the output of rdma statistic show" },
 	{ "rdma resource", "rdma_res|rdma_res_*|rdma_resource|rdma_resource_*",
 	  "sysfs", rec_rdma_res, rdma_res, "the output of rdma res show" },

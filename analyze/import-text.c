@@ -7,6 +7,8 @@
  *   CRLF, a lone CR at a line's end      the CR dropped
  *   ESC [ ... m (ANSI colour, grep's)    dropped, as are other escapes
  *   U+00A0 (a web page's &nbsp;)          a blank
+ *   a lone 0xA0 byte (Latin-1 &nbsp;)     a blank (in UTF-8 it is only
+ *                                        ever a continuation byte)
  *   "> " quoting (a mail reply)          one level dropped, as often as
  *                                        most non-blank lines carry it
  *   "$ cmd", "# cmd", "[u@h dir]$ cmd",  a new part, cmd its command line
@@ -53,6 +55,29 @@ static size_t escape_len(const char *p, const char *end)
 		return (size_t)(end - p);
 	}
 	return 2;
+}
+
+/* the length of the UTF-8 sequence at p (2 to 4 bytes), 0 when none
+ * starts there */
+static size_t utf8_len(const char *p, const char *end)
+{
+	unsigned char c = (unsigned char)*p;
+	size_t n, i;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if ((size_t)(end - p) < n)
+		return 0;
+	for (i = 1; i < n; i++)
+		if (((unsigned char)p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
 }
 
 /* is every non-blank line (most of them: 3 in 4) quoted with '>'? */
@@ -129,6 +154,24 @@ char *imp_clean(const char *data, size_t len, size_t *outlen, unsigned *what)
 			o[k++] = ' ';
 			p += 2;
 			continue;
+		}
+		if (c >= 0x80) {
+			size_t u = utf8_len(p, end);
+
+			if (u) {
+				memcpy(o + k, p, u);
+				k += u;
+				p += u;
+				continue;
+			}
+			if (c == 0xa0) {
+				/* a Latin-1 page's no-break space, alone (in
+				 * UTF-8 it only follows a lead byte) */
+				*what |= IMP_CLEAN_NBSP;
+				o[k++] = ' ';
+				p++;
+				continue;
+			}
 		}
 		o[k++] = (char)c;
 		p++;

@@ -66,6 +66,7 @@ struct iput {
 	const char *status;	/* read, partial, unread */
 	char *reason;		/* why not (all of it) */
 	int named;		/* a reader's name pattern matched it */
+	int empty;		/* read, and it showed nothing (imp_empty) */
 };
 
 #define MAX_INPUTS 2000
@@ -456,16 +457,16 @@ int imp_putf(struct imp *im, const char *origin, const char *path,
 	return rc;
 }
 
+int imp_dir(struct imp *im, const char *path, const char *origin)
+{
+	return put(im, path, BR_DIR, "", 0, origin, IMP_DERIVED);
+}
+
 int imp_link(struct imp *im, const char *path, const char *target,
 	     const char *origin)
 {
 	return put(im, path, BR_LINK, target, strlen(target), origin,
 		   IMP_DERIVED);
-}
-
-int imp_dir(struct imp *im, const char *path, const char *origin)
-{
-	return put(im, path, BR_DIR, "", 0, origin, IMP_DERIVED);
 }
 
 const char *imp_get(const struct imp *im, const char *path, size_t *len)
@@ -736,6 +737,12 @@ void imp_dropped(struct imp *im, const char *fmt, ...)
 	buf_release(&b);
 }
 
+void imp_empty(struct imp *im)
+{
+	if (im->cur)
+		im->cur->empty = 1;
+}
+
 /* --- the generic rule --- */
 
 /* the first line of a text, trimmed and cut, for a message */
@@ -897,12 +904,44 @@ static int dispatch(struct imp *im, struct iput *in, const char *origin,
 	return named || looks ? 1 : 2;
 }
 
+/* "ls [-opts] /sys/class/NAME[/]": the class folder listed, as its
+ * bundle path in out; 0, or -1 when cmd is no such listing */
+static int class_listing(const char *cmd, char *out, size_t n)
+{
+	char w[1024], *t, *save, *dir = NULL;
+
+	snprintf(w, sizeof(w), "%s", cmd);
+	w[strcspn(w, "|;&><")] = 0;
+	t = strtok_r(w, " \t", &save);
+	if (t && !strcmp(t, "sudo"))
+		t = strtok_r(NULL, " \t", &save);
+	if (!t || strcmp(t, "ls"))
+		return -1;
+	while ((t = strtok_r(NULL, " \t", &save))) {
+		if (t[0] == '-')
+			continue;
+		if (dir)
+			return -1;	/* two folders: whose names are whose? */
+		dir = t;
+	}
+	if (!dir || !starts_with(dir, "/sys/class/"))
+		return -1;
+	t = dir + strlen(dir);
+	while (t > dir + 1 && t[-1] == '/')
+		*--t = 0;
+	if (strchr(dir + 11, '/') || !dir[11] || strstr(dir, "..") ||
+	    strchr(dir, '*'))
+		return -1;
+	return check_snprintf(out, n, "%s", dir + 1) < 0 ? -1 : 0;
+}
+
 /* a part's command line as a hint: "ethtool -S ens1" -> its normalized
- * name; a cat of a node file -> that file's bundle path (raw) */
+ * name; a cat of a node file -> that file's bundle path (raw 1); an ls of
+ * a sysfs class folder -> that folder (raw 2) */
 static const char *command_hint(const char *cmd, char *out, size_t n,
 				int *raw)
 {
-	char name[1024];
+	char name[1024], *s;
 
 	*raw = 0;
 	if (!cmd || imp_command_name(cmd, name, sizeof(name)) < 0)
@@ -913,7 +952,111 @@ static const char *command_hint(const char *cmd, char *out, size_t n,
 		*raw = 1;
 		return out;
 	}
+	if (!class_listing(cmd, out, n)) {
+		*raw = 2;
+		return out;
+	}
+	/* a command line is no path: "ls -la /dev/infiniband/" reads
+	 * ls_-la_dev_infiniband, not its last part; a file's name shown
+	 * ("cat /tmp/ibstat.txt" -> /tmp/ibstat.txt) is */
+	if (name[0] != '/')
+		for (s = name; *s; s++)
+			if (*s == '/')
+				*s = '_';
 	return imp_normalize(name, out, n);
+}
+
+/* an ls -l line of "." or ".." (ls -a; "./" with -F) */
+static int ls_dot(const char *line)
+{
+	const char *t = strrchr(line, ' ');
+
+	t = t ? t + 1 : line;
+	return t != line && (!strcmp(t, ".") || !strcmp(t, "..") ||
+			     !strcmp(t, "./") || !strcmp(t, "../"));
+}
+
+/* An ls of a class folder (/sys/class/infiniband): every name in it is a
+ * device, a folder or a link to one.  Plain ls gives the names (each a
+ * folder here), ls -l also the links' targets.  0 when some name was
+ * taken, 1 when the text is no such listing, -1 on failure. */
+static int class_names(struct imp *im, const char *dir, const char *text,
+		       size_t len, const char *origin)
+{
+	const char *p = text, *end = text + len;
+	char line[1024], path[1024], *t, *save, *arrow;
+	int names = 0, other = 0, rc;
+
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		size_t k = e ? (size_t)(e - p) : (size_t)(end - p);
+
+		snprintf(line, sizeof(line), "%.*s", (int)(k - strspn(p, " \t")),
+			 p + strspn(p, " \t"));
+		p += k + 1;
+		if (!*line || starts_with(line, "total ") || ls_dot(line))
+			continue;
+		if ((arrow = strstr(line, " -> "))) {
+			/* "lrwxrwxrwx 1 root root 0 Nov 29 21:04 mlx5_0 ->
+			 * ../../devices/pci0000:00/.../infiniband/mlx5_0" */
+			const char *target = arrow + 4;
+
+			*arrow = 0;
+			t = strrchr(line, ' ');
+			t = t ? t + 1 : line;
+			if (line[0] != 'l' || !*t || strchr(t, '/') ||
+			    t[0] == '.' || !*target || strchr(target, ' ') ||
+			    check_snprintf(path, sizeof(path), "%s/%s", dir, t) < 0) {
+				other++;
+				continue;
+			}
+			if (put(im, path, BR_LINK, target, strlen(target), origin,
+				IMP_RAW) < 0)
+				return -1;
+			names++;
+			continue;
+		}
+		if (strchr("dl-", line[0]) && strlen(line) > 10 &&
+		    strchr(line, ' ') && strchr("rwx-", line[1])) {
+			other++;	/* ls -l of something else: not a device */
+			continue;
+		}
+		for (t = strtok_r(line, " \t", &save); t;
+		     t = strtok_r(NULL, " \t", &save)) {
+			size_t tl = strlen(t);
+
+			/* ls -F: "mlx5_0@", "mlx5_0/" */
+			if (tl > 1 && strchr("@/", t[tl - 1]))
+				t[--tl] = 0;
+			if (!strcmp(t, ".") || !strcmp(t, ".."))
+				continue;
+			if (strchr(t, '/') || t[0] == '.' ||
+			    check_snprintf(path, sizeof(path), "%s/%s", dir, t) < 0) {
+				other++;
+				continue;
+			}
+			rc = put(im, path, BR_DIR, "", 0, origin, IMP_RAW);
+			if (rc < 0)
+				return -1;
+			names++;
+		}
+	}
+	if (other)
+		imp_dropped(im, "%d name(s) of the %s listing left out", other,
+			    dir);
+	return names ? 0 : 1;
+}
+
+/* does a reader's name pattern take the hint? */
+static int named_hint(const char *hint)
+{
+	const struct imp_reader *r;
+	char arg[256];
+
+	for (r = imp_readers; hint && r->tool; r++)
+		if (r->names && match(r->names, hint, arg, sizeof(arg)))
+			return 1;
+	return 0;
 }
 
 static int feed_text(struct imp *im, const char *name, const char *data,
@@ -949,6 +1092,29 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 		if (blank(p->text, p->len) && !p->command)
 			continue;
 		in = input_add(im, name, np > 1 ? p->line : 0, p->command);
+		if (raw == 2) {
+			/* "$ ls /sys/class/infiniband": the devices there */
+			im->cur = in;
+			rc = class_names(im, ch, p->text, p->len, name);
+			im->cur = NULL;
+			if (!rc) {
+				char sub[600];
+
+				snprintf(sub, sizeof(sub), "%s/", ch);
+				raw_seen(im, sub);
+				if (in) {
+					in->reader = "ls";
+					if (strcmp(in->status, "partial"))
+						in->status = "read";
+				}
+				any = 1;
+			} else if (rc > 0) {
+				input_reason(in, "no device names in the listing "
+					     "of /%s", ch);
+				rc = 0;
+			}
+			continue;
+		}
 		if (raw) {
 			/* "$ cat /sys/class/infiniband/mlx5_0/fw_ver" */
 			rc = imp_put(im, ch, p->text, p->len, name, IMP_RAW);
@@ -963,9 +1129,16 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 			continue;
 		}
 		if (blank(p->text, p->len)) {
-			/* "$ sudo rdma statistic set ...": nothing to read */
-			in->status = "ignored";
-			input_reason(in, "the command printed nothing");
+			/* rmmod, modprobe, echo, ifup print nothing when they
+			 * work: no output of a tool a reader is for is no
+			 * unread evidence */
+			if (in && !named_hint(h)) {
+				in->status = "ignored";
+				input_reason(in, "the command printed nothing, "
+					     "and it is no tool rdma-analyze reads");
+			} else {
+				input_reason(in, "the command printed nothing");
+			}
 			continue;
 		}
 		/* a part with no prompt of its own: the file's name is the
@@ -1013,18 +1186,92 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 	return rc < 0 ? -1 : any ? 0 : 1;
 }
 
+static int feed_raw(struct imp *im, const char *path, const char *origin,
+		    const char *data, size_t len)
+{
+	if (imp_put(im, path, data, len, origin, IMP_RAW) < 0)
+		return -1;
+	raw_seen(im, path);
+	im->nraw++;
+	return 0;
+}
+
 int imp_feed(struct imp *im, const char *name, const char *data, size_t len)
 {
 	if (im->failed)
 		return -1;
-	if (is_raw(name)) {
-		if (imp_put(im, name, data, len, name, IMP_RAW) < 0)
-			return -1;
-		raw_seen(im, name);
-		im->nraw++;
-		return 0;
-	}
+	if (is_raw(name))
+		return feed_raw(im, name, name, data, len);
 	return feed_text(im, name, data, len);
+}
+
+/* --- copies of sysfs taken out of their tree --- */
+
+/* is dir (a folder of the input, with its dropped top) an RDMA device's
+ * own folder: does the input hold a file dir/ports/<n>/...?  The names
+ * are sorted: the first one at or after "dir/ports/" says. */
+static int device_dir(const struct imp_input *in, const char *dir)
+{
+	size_t tl = in->top ? strlen(in->top) : 0, lo = 0, hi = in->n, k;
+	char key[1024];
+
+	if (tl && !strncmp(dir, in->top, tl) && (!dir[tl] || dir[tl] == '/'))
+		dir += tl + (dir[tl] ? 1 : 0);	/* as the names read */
+	else if (tl)
+		return 0;
+	if (check_snprintf(key, sizeof(key), "%s%sports/", dir,
+			   *dir ? "/" : "") < 0)
+		return 0;
+	k = strlen(key);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(in->v[mid].name, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < in->n && !strncmp(in->v[lo].name, key, k) &&
+	       isdigit((unsigned char)in->v[lo].name[k]);
+}
+
+/* The bundle path of an input name that is a copy of a node file, or
+ * NULL.  Besides the names under sys/, proc/, etc/ and dev/: a copy of
+ * sys/class/infiniband taken apart from its tree ("cp -r
+ * /sys/class/infiniband" dereferences its links into plain folders), its
+ * names being "sys/..." with "sys" the dropped top, "class/infiniband/...",
+ * "infiniband/<dev>/..." or "<dev>/..." where <dev> is a device's folder
+ * (it has ports/<n>/), or "ports/<n>/..." with that folder the top. */
+static const char *raw_name(const struct imp_input *in, const char *name,
+			    char *out, size_t n)
+{
+	static const char *const cls[] = {
+		"class/infiniband/", "class/infiniband_verbs/",
+		"class/infiniband_mad/",
+	};
+	char full[4096], dir[4096];
+	const char *p, *s;
+	size_t i;
+
+	if (is_raw(name))
+		return name;
+	if (check_snprintf(full, sizeof(full), "%s%s%s", in->top ? in->top : "",
+			   in->top ? "/" : "", name) < 0)
+		return NULL;
+	if (in->top && is_raw(full))
+		return check_snprintf(out, n, "%s", full) < 0 ? NULL : out;
+	for (i = 0; i < ARRAY_SIZE(cls); i++)
+		if (starts_with(full, cls[i]))
+			return check_snprintf(out, n, "sys/%s", full) < 0 ?
+			       NULL : out;
+	p = starts_with(full, "infiniband/") ? full + 11 : full;
+	if (!(s = strchr(p, '/')))
+		return NULL;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(s - full), full);
+	if (!device_dir(in, dir))
+		return NULL;
+	return check_snprintf(out, n, "sys/class/infiniband/%s", p) < 0 ?
+	       NULL : out;
 }
 
 /* --- kinds --- */
@@ -1544,23 +1791,28 @@ static void identity_sum(const struct imp_input *in, unsigned char sum[32])
 static int feed_all(struct imp *im, const struct imp_input *in,
 		    size_t *unused)
 {
+	char path[4096];
+	const char *p;
 	size_t i;
 	int rc;
 
 	/* links first: a raw copy's folders may be links (sos keeps
 	 * sys/class/net/<if> as the kernel has it) */
 	for (i = 0; i < in->nlinks; i++) {
-		if (!is_raw(in->links[i].name))
+		if (!(p = raw_name(in, in->links[i].name, path, sizeof(path))))
 			continue;
-		if (put(im, in->links[i].name, BR_LINK, in->links[i].data,
-			in->links[i].len, in->links[i].name, IMP_RAW) < 0)
+		if (put(im, p, BR_LINK, in->links[i].data, in->links[i].len,
+			in->links[i].name, IMP_RAW) < 0)
 			return -1;
-		raw_seen(im, in->links[i].name);
+		raw_seen(im, p);
 	}
 	if (im->kd->feed)
 		return im->kd->feed(im, in->v, in->n);
 	for (i = 0; i < in->n; i++) {
-		rc = imp_feed(im, in->v[i].name, in->v[i].data, in->v[i].len);
+		p = raw_name(in, in->v[i].name, path, sizeof(path));
+		rc = p && p != in->v[i].name ?
+		     feed_raw(im, p, in->v[i].name, in->v[i].data, in->v[i].len) :
+		     imp_feed(im, in->v[i].name, in->v[i].data, in->v[i].len);
 		if (rc < 0)
 			return -1;
 		if (rc > 0)
@@ -1628,9 +1880,17 @@ static int evidence_read(struct imp *im, const struct imp_input *in,
 	struct buf b = BUF_INIT;
 	size_t i, shown = 0, unread = 0;
 
-	/* an entry from an input: a raw copy, a reader's, a kind's own */
+	/* an entry from an input: a raw copy, a reader's, a kind's own (a
+	 * folder only when an input showed it: the builder's own have no
+	 * origin) */
 	for (i = 0; i < im->n; i++)
 		if (im->v[i].origin)
+			return 1;
+	/* or an input whose reader says its emptiness is the fact (show_gids'
+	 * empty table): a reader that took a text and kept nothing of it
+	 * is no evidence */
+	for (i = 0; i < im->ninputs; i++)
+		if (im->inputs[i].empty && !strcmp(im->inputs[i].status, "read"))
 			return 1;
 	if (!in->n) {
 		snprintf(err, errlen, "no evidence read: %s",

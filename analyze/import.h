@@ -101,12 +101,20 @@ IMP_PARSER(imp_rd_hostname);	/* import.c */
 IMP_PARSER(imp_rd_uname);
 IMP_PARSER(imp_rd_uptime);
 #undef IMP_PARSER
+/* imp-ib.c: is s[0..n) the name of a /dev/infiniband node (uverbsN,
+ * umadN, issmN, ucmN, rdma_cm)? */
+int ib_devnode_name(const char *s, size_t n);
 
 /* A parser that takes a text but leaves part of it out says why: the
  * input is then reported as read in part (INPUT_UNREAD names it, with
  * the reason), never as read whole.  Also kept in the manifest's notes. */
 void imp_dropped(struct imp *im, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* A parser that took a text which shows nothing, and that nothing is
+ * the fact (show_gids' "n_gids_found=0"), says so: an import of only
+ * such inputs is still evidence read, not "nothing was read". */
+void imp_empty(struct imp *im);
 
 /* A file name as the parser tables see it: the last path part, without a
  * trailing ".txt", ".out" or ".log", every run of spaces and underscores
@@ -125,12 +133,14 @@ int imp_put(struct imp *im, const char *path, const char *data, size_t len,
 /* the same with the content printf-formatted (derived) */
 int imp_putf(struct imp *im, const char *origin, const char *path,
 	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* a folder at path, empty unless entries go below it: what a tool
+ * showed empty ("ibstatus: device '*': sys files not found" is an empty
+ * sys/class/infiniband), or a thing known to exist and nothing more
+ * about it (an RDMA device that fi_info or rdma res names) */
+int imp_dir(struct imp *im, const char *path, const char *origin);
 /* a symlink at path with target text (as the kernel would give it) */
 int imp_link(struct imp *im, const char *path, const char *target,
 	     const char *origin);
-/* a folder at path: a thing known to exist and nothing more about it
- * (an RDMA device that fi_info or rdma res names) */
-int imp_dir(struct imp *im, const char *path, const char *origin);
 /* what is at path so far (a file's bytes, NUL-terminated), or NULL */
 const char *imp_get(const struct imp *im, const char *path, size_t *len);
 /* the names directly under dir so far, sorted; returns the count and a

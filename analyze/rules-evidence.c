@@ -48,5 +48,26 @@ const struct rule rules_evidence[] = {
 		       "JOIN todo_rule t ON t.bundle_id = i.bundle_id WHERE "
 		       "i.status IN ('unread', 'partial', 'failed') ORDER BY i.bundle_id, i.file, i.line",
 	},
+	{
+		.id = "DEVICE_VANISHED",
+		.layer = "evidence",
+		.severity = SEV_CRITICAL,
+		.title = "a device disappeared while it was being listed",
+		.needs = "",
+		.evidence = "rdma-collect/import/vanished/<dev> (an import: ibstat's \"ibpanic: ... stat of IB device '<dev>' failed\", the line kept there)",
+		.remediation = "The device was listed and gone a moment later: it was removed or reset under the tool (an SR-IOV VF taken away, as Azure does when it services the host's accelerated networking; a PCI hot-remove or surprise link-down; a driver reload; a firmware reset). The kernel log at that time says which (mlx5_core remove, health or reset lines); run the tool again, and if the device stays away check its PCIe link and firmware. What the tool would have printed after it is missing, not healthy.",
+		/* what an import recorded (imp-ib.c): the device is the last
+		 * part of the path, the input file its origin */
+		.sql = "SELECT o.bundle_id, substr(o.path, 30), substr(o.path, "
+		       "30) || ' disappeared while ' || o.origin || ' listed "
+		       "it: listed, then it could not be read; the devices "
+		       "after it were never printed', o.path || char(9) || "
+		       "'stat of IB device ''' || substr(o.path, 30) || "
+		       "''' failed (' || o.origin || ')', NULL FROM "
+		       "import_origins o JOIN todo_rule t ON t.bundle_id = "
+		       "o.bundle_id WHERE o.path > 'rdma-collect/import/"
+		       "vanished/' AND o.path < 'rdma-collect/import/vanished0' "
+		       "ORDER BY o.bundle_id, o.path",
+	},
 	{ 0 },
 };

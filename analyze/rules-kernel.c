@@ -205,6 +205,41 @@ static int devnode_missing(struct rctx *rc)
 				 "no entry %s", name);
 	}
 	db_done(st);
+	/* no sysfs infiniband_verbs to say which uverbsN is whose (a pasted
+	 * `ls /dev/infiniband` beside `ls /sys/class/infiniband`): every
+	 * RDMA device has one, so fewer of them than devices is a gap, even
+	 * if which device lacks it is not known */
+	st = db_query(rc->db, "SELECT t.bundle_id, (SELECT count(*) FROM "
+		      "devices v WHERE v.bundle_id = t.bundle_id) AS nd, (SELECT "
+		      "count(*) FROM devnodes d WHERE d.bundle_id = t.bundle_id "
+		      "AND d.name GLOB 'uverbs[0-9]*') AS nu, (SELECT "
+		      "group_concat(ibdev, ' ') FROM devices v WHERE v.bundle_id "
+		      "= t.bundle_id), (SELECT group_concat(name, ' ') FROM "
+		      "devnodes d WHERE d.bundle_id = t.bundle_id AND d.name GLOB "
+		      "'uverbs[0-9]*') FROM todo_rule t WHERE NOT EXISTS (SELECT "
+		      "1 FROM rdma_cdevs c WHERE c.bundle_id = t.bundle_id AND "
+		      "c.class = 'verbs') AND EXISTS (SELECT 1 FROM devnodes d "
+		      "WHERE d.bundle_id = t.bundle_id) AND nu < nd", "");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t bid = sqlite3_column_int64(st, 0), fid;
+		int64_t nd = sqlite3_column_int64(st, 1);
+		int64_t nu = sqlite3_column_int64(st, 2);
+		const char *devs = (const char *)sqlite3_column_text(st, 3);
+		const char *uv = (const char *)sqlite3_column_text(st, 4);
+
+		fid = finding_add(rc, bid, -1, "uverbs", "/dev/infiniband has "
+				  "%lld uverbs node(s) for %lld RDMA devices (%s): "
+				  "%lld device(s) have no userspace verbs here "
+				  "(ibv_get_device_list leaves them out; NCCL and "
+				  "perftest cannot use them)", (long long)nu,
+				  (long long)nd, devs ? devs : "?",
+				  (long long)(nd - nu));
+		finding_evidence(rc, fid, "sys/class/infiniband", "%s",
+				 devs ? devs : "");
+		finding_evidence(rc, fid, "rdma-collect/devnodes.json",
+				 "%s", uv ? uv : "no uverbs entry");
+	}
+	db_done(st);
 	/* rdma_cm: needed wherever there is an RDMA device */
 	st = db_query(rc->db, "SELECT t.bundle_id, (SELECT count(*) FROM "
 		      "devnodes d WHERE d.bundle_id = t.bundle_id), (SELECT "
@@ -246,7 +281,7 @@ const struct rule rules_kernel[] = {
 		.severity = SEV_CRITICAL,
 		.title = "/dev/infiniband lacks a uverbs, umad or rdma_cm node",
 		.needs = "devnodes,sysfs",
-		.evidence = "rdma-collect/devnodes.json against sys/class/infiniband_verbs/*/ibdev, sys/class/infiniband_mad/*/{ibdev,port}",
+		.evidence = "rdma-collect/devnodes.json against sys/class/infiniband_verbs/*/ibdev, sys/class/infiniband_mad/*/{ibdev,port}; without those, the count of uverbs nodes against sys/class/infiniband/*",
 		.remediation = "The kernel has the device but userspace has no node: check that udev runs (`udevadm trigger --subsystem-match=infiniband_verbs --subsystem-match=infiniband_mad --subsystem-match=misc`), that rdma_ucm is loaded for rdma_cm, and in a container that /dev/infiniband is passed in (`--device=/dev/infiniband` or the RDMA device plugin).",
 		.check = devnode_missing,
 	},
