@@ -523,9 +523,9 @@ const struct imp_reader imp_readers[] = {
 	  "the output of rdma link show" },
 	{ "rdma dev", "rdma_dev|rdma_dev_show|rdma_dev_*|rdma_-d_dev*",
 	  "sysfs", rec_rdma_dev, rdma_dev, "the output of rdma dev show" },
-	{ "rdma statistic", "rdma_statistic|rdma_statistic_show|rdma_statistic_show*|"
-	  "rdma_statistic_mode|rdma_statistic_mode*|rdma_stat|rdma_stat_show|"
-	  "rdma_stat_show*|rdma_stat_mode*|"
+	{ "rdma statistic", "rdma_statistic|rdma_statistic_show|"
+	  "rdma_statistic_show*|rdma_statistic_mode|rdma_statistic_mode*|"
+	  "rdma_stat|rdma_stat_show|rdma_stat_show*|rdma_stat_mode*|"
 	  "rdma_-d_stat*|rdma_-p_stat*|rdma_-j_stat*", "sysfs",
 	  rec_rdma_stat, rdma_statistic, "the output of rdma statistic show" },
 	{ "rdma resource", "rdma_res|rdma_res_*|rdma_resource|rdma_resource_*",
