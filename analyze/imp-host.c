@@ -32,6 +32,9 @@
  * ethtool/dcb name is the interface; mlxlink's is the device up to the
  * next "_-" (its options).
  *
+ * The kernel log's forms (dmesg, kmsg/pstore, journalctl, syslog, a
+ * remote syslog, mail-wrapped lines) are listed in schema/IMPORT.md.
+ *
  * Every parser refuses (returns 1) text that is not its tool's output
  * before adding anything: the header or the first record must be the
  * tool's.  Numbers are bounded; a last line without its newline (a cut
@@ -394,10 +397,11 @@ static const char *ctime_stamp(const char *s)
 	return e[1] == ' ' ? e + 2 : e + 1;
 }
 
-/* "2025-11-29T21:04:05,123456+00:00 " (dmesg --time-format iso) */
+/* "2025-11-29T21:04:05,123456+00:00 " (dmesg --time-format iso; a
+ * remote syslog's receive time, then a tab) */
 static const char *iso_stamp(const char *s)
 {
-	size_t n = strcspn(s, " ");
+	size_t n = strcspn(s, " \t");
 
 	if (n < 19 || n > 40 || !isdigit((unsigned char)s[0]) || s[4] != '-' ||
 	    s[7] != '-' || s[10] != 'T' || s[13] != ':' || !s[n])
@@ -405,9 +409,12 @@ static const char *iso_stamp(const char *s)
 	return s + n + 1;
 }
 
-/* "Nov 29 21:04:05 host kernel: " (journalctl -k, syslog's kern.log);
- * the host name is kept for the manifest */
-static const char *journal_prefix(const char *s, char *host, size_t hn)
+/* "Nov 29 21:04:05 host " (journalctl -k, syslog's kern.log, a remote
+ * syslog) and what follows the host: *tag 1 after "kernel: " (the host
+ * kept for the manifest), 2 before a bare "[" (a remote syslog names the
+ * sender, often by address, and no tag), 0 another program's "tag: " */
+static const char *syslog_prefix(const char *s, char *host, size_t hn,
+				 int *tag)
 {
 	static const char *const mon[] = {
 		"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
@@ -430,36 +437,83 @@ static const char *journal_prefix(const char *s, char *host, size_t hn)
 	if (*p++ != ' ')
 		return NULL;
 	n = strcspn(p, " ");
-	k = p + n;
-	if (!n || strncmp(k, " kernel: ", 9))
+	if (!n || !p[n])
 		return NULL;
-	if (n < hn) {
-		memcpy(host, p, n);
-		host[n] = 0;
+	k = p + n + 1;
+	if (!strncmp(k, "kernel: ", 8)) {
+		if (n < hn) {
+			memcpy(host, p, n);
+			host[n] = 0;
+		}
+		*tag = 1;
+		return k + 8;
 	}
-	return k + 9;
+	if (*k == '[') {
+		*tag = 2;
+		return k;
+	}
+	n = strcspn(k, " :");
+	if (!n || k[n] != ':')
+		return NULL;
+	*tag = 0;
+	return k + n + 1;
 }
 
-/* one line in any of the forms into the klogctl form "<prio>[s.us] text";
- * 0, or -1 when the line is none of them */
-static int dmesg_line(const char *s, struct buf *out, char *host, size_t hn)
+/* "dmesg-erst-7134256182317219841:" (grep over /sys/fs/pstore), with or
+ * without its directory: the file name before a pstore record */
+static const char *pstore_name(const char *s)
 {
-	int prio = 4;		/* MESSAGE_LOGLEVEL_DEFAULT: no level shown */
-	int64_t us = -1;
-	const char *t, *r;
+	size_t n = strcspn(s, ": \t");
+	const char *b = s, *q;
 
+	if (s[n] != ':' || n > 200)
+		return s;
+	for (q = s; q < s + n; q++)
+		if (*q == '/')
+			b = q + 1;
+	if ((starts_with(b, "dmesg-") || starts_with(b, "console-")) &&
+	    isdigit((unsigned char)s[n - 1]))
+		return s + n + 1;
+	return s;
+}
+
+/* pstore's "Panic#1 Part2", "Oops#3 Part1" above a dump's records */
+static int pstore_header(const char *s)
+{
+	char why[16], end;
+	unsigned a, b;
+
+	return sscanf(s, "%15[A-Za-z]#%u Part%u%c", why, &a, &b, &end) == 3;
+}
+
+/* the text of a kernel log record in any of the forms; NULL if the line
+ * is none.  *other: it is another program's syslog record. */
+static const char *klog_prefix(const char *s, int *prio, int64_t *us,
+			       char *host, size_t hn, int *other)
+{
+	const char *t, *r;
+	int iso = 0, tag;
+
+	*prio = 4;	/* MESSAGE_LOGLEVEL_DEFAULT: no level shown */
+	*us = -1;
+	*other = 0;
+	s = pstore_name(s);
 	if (*s == '<' && isdigit((unsigned char)s[1])) {	/* dmesg -r */
 		char *e;
 		long v = strtol(s + 1, &e, 10);
 
 		if (*e != '>' || v < 0 || v > 1023)
-			return -1;
-		prio = (int)v;
+			return NULL;
+		*prio = (int)v;
 		s = e + 1;
-	} else if ((t = decode_prefix(s, &prio))) {
+	} else if ((t = decode_prefix(s, prio))) {
 		s = t;
 	}
-	if ((t = monotonic(s, &us))) {
+	if ((t = iso_stamp(s))) {
+		s = t;
+		iso = 1;
+	}
+	if ((t = monotonic(s, us))) {
 		s = t;
 		/* journalctl -o short-monotonic: "[ts] host kernel: text" */
 		r = strstr(s, " kernel: ");
@@ -468,21 +522,99 @@ static int dmesg_line(const char *s, struct buf *out, char *host, size_t hn)
 			host[r - s] = 0;
 			s = r + 9;
 		}
-	} else if ((t = ctime_stamp(s)) || (t = iso_stamp(s))) {
-		s = t;
-	} else if ((t = journal_prefix(s, host, hn))) {
-		s = t;
-		if ((r = monotonic(s, &us)))	/* rsyslog's kern.log */
-			s = r;
-	} else {
-		return -1;
+		return s;
 	}
-	if (us >= 0)
-		buf_addf(out, "<%d>[%5lld.%06lld] %s\n", prio,
-			 (long long)(us / 1000000), (long long)(us % 1000000), s);
-	else
-		buf_addf(out, "<%d>%s\n", prio, s);
+	if ((t = ctime_stamp(s)))
+		return t;
+	if ((t = syslog_prefix(s, host, hn, &tag))) {
+		if (!tag) {
+			*other = 1;
+			return NULL;
+		}
+		if ((r = monotonic(t, us)))	/* rsyslog's kern.log */
+			return r;
+		return tag == 2 ? NULL : t;
+	}
+	return iso ? s : NULL;
+}
+
+int ih_is_klog_record(const char *s)
+{
+	char host[8];
+	int prio, other;
+	int64_t us;
+
+	return klog_prefix(s, &prio, &us, host, sizeof(host), &other) != NULL;
+}
+
+/* "$ cmd", "# cmd", "host ~ # cmd", "[u@h ~]# cmd", "u@h:~$ cmd": a shell
+ * prompt left in a saved log ("# modprobe mlx5_core" between records) */
+static int prompt_line(const char *s)
+{
+	size_t i, words = 0;
+
+	s = ih_skip(s);
+	for (i = 0; s[i] && i < 128 && words < 3; i++) {
+		if ((s[i] == '#' || s[i] == '$') && s[i + 1] == ' ' &&
+		    (islower((unsigned char)s[i + 2]) || s[i + 2] == '/' ||
+		     s[i + 2] == '.') &&
+		    (!i || memchr(s, '@', i) || memchr(s, '~', i) ||
+		     s[i - 1] == ']'))
+			return 1;
+		words += s[i] == ' ';
+	}
 	return 0;
+}
+
+/* a record being read, until the next one starts: mail clients wrap a
+ * long kernel line at 72-80 columns, leaving its rest on a line with no
+ * prefix */
+struct krec {
+	char s[IH_LINE_MAX];
+	size_t len;
+	int prio;
+	int64_t us;
+	size_t last;	/* the length of its last line as the text has it */
+	int last_blank;	/* that line ended with a blank */
+	int on;
+};
+
+/* is line l the rest of the record, cut by a mail client?  The record's
+ * last line is at most 80 columns and would have been too long with the
+ * next line's first word on it (or kept the blank it was cut at) */
+static int wrapped(const struct krec *r, const char *l)
+{
+	const char *w = ih_skip(l);
+	size_t n = strcspn(w, " \t");
+
+	return r->on && *w && r->last <= 80 &&
+	       (r->last_blank || r->last + 1 + n > 64);
+}
+
+static void krec_flush(struct krec *r, struct buf *out)
+{
+	if (!r->on)
+		return;
+	if (r->us >= 0)
+		buf_addf(out, "<%d>[%5lld.%06lld] %s\n", r->prio,
+			 (long long)(r->us / 1000000),
+			 (long long)(r->us % 1000000), r->s);
+	else
+		buf_addf(out, "<%d>%s\n", r->prio, r->s);
+	r->on = 0;
+}
+
+static void krec_add(struct krec *r, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (r->len && r->s[r->len - 1] != ' ' && r->len + 1 < sizeof(r->s))
+		r->s[r->len++] = ' ';
+	if (n > sizeof(r->s) - 1 - r->len)
+		n = sizeof(r->s) - 1 - r->len;
+	memcpy(r->s + r->len, s, n);
+	r->len += n;
+	r->s[r->len] = 0;
 }
 
 int ih_dmesg(struct imp *im, const char *text, size_t len,
@@ -491,32 +623,77 @@ int ih_dmesg(struct imp *im, const char *text, size_t len,
 	struct buf out = BUF_INIT;
 	struct ih_lines it;
 	struct ih_line *l = malloc(sizeof(*l));
+	struct krec *r = calloc(1, sizeof(*r));
 	char host[256] = "";
-	int n = 0, skipped = 0, rc = 1;
+	int n = 0, skipped = 0, joined = 0, prompts = 0, others = 0, rc = 1;
 
 	(void)arg;
-	if (!l)
-		return -1;
+	if (!l || !r) {
+		rc = -1;
+		goto out;
+	}
 	buf_init(&out, 64 << 20);
 	ih_lines_init(&it, text, len);
 	while (ih_next(&it, l)) {
-		/* journalctl's "-- Logs begin at ... --", "-- Boot ... --" */
-		if (!l->len || !strncmp(l->s, "-- ", 3))
+		const char *t;
+		int prio, other;
+		int64_t us;
+
+		if (!l->len) {		/* a blank line: nothing joins across */
+			krec_flush(r, &out);
 			continue;
-		if (dmesg_line(l->s, &out, host, sizeof(host)) < 0) {
-			if (!n)
-				goto out;	/* the first record decides */
+		}
+		/* journalctl's "-- Logs begin at ... --", "-- Boot ... --" */
+		if (!strncmp(l->s, "-- ", 3) || pstore_header(l->s)) {
+			krec_flush(r, &out);
+			continue;
+		}
+		t = klog_prefix(l->s, &prio, &us, host, sizeof(host), &other);
+		if (t) {
+			krec_flush(r, &out);
+			r->len = 0;
+			r->s[0] = 0;
+			krec_add(r, t);
+			r->prio = prio;
+			r->us = us;
+			r->on = 1;
+			n++;
+		} else if (other || prompt_line(l->s)) {
+			krec_flush(r, &out);
+			if (other)
+				others++;
+			else
+				prompts++;
+			continue;
+		} else if (wrapped(r, l->s)) {
+			krec_add(r, ih_skip(l->s));
+			joined++;
+		} else {
+			krec_flush(r, &out);
 			skipped++;
 			continue;
 		}
-		n++;
+		r->last = l->len;
+		r->last_blank = l->s[l->len - 1] == ' ';
 	}
-	if (!n)
+	krec_flush(r, &out);
+	/* most lines must be records: a text with a few stamped lines in
+	 * it is no kernel log */
+	if (!n || skipped > n)
 		goto out;
 	if (out.truncated) {
 		rc = -1;
 		goto out;
 	}
+	if (joined)
+		imp_note(im, "%s: %d lines wrapped by a mail client joined to "
+			 "the records they continue", origin, joined);
+	if (prompts)
+		imp_note(im, "%s: %d shell prompt lines left out", origin,
+			 prompts);
+	if (others)
+		imp_note(im, "%s: %d records of other programs than the kernel "
+			 "left out", origin, others);
 	if (skipped)
 		imp_note(im, "%s: %d lines that are no kernel log record "
 			 "(continuations, other text) left out", origin, skipped);
@@ -527,6 +704,7 @@ int ih_dmesg(struct imp *im, const char *text, size_t len,
 		imp_source(im, "klog", "ok", "");
 out:
 	buf_release(&out);
+	free(r);
 	free(l);
 	return rc;
 }

@@ -42,6 +42,10 @@ int ih_has(const char *text, size_t len, const char *needle);
 int ih_json_set(struct imp *im, const char *path, const char *origin,
 		const char *ifname, const char *key, const char *value);
 
+/* is the line a kernel log record in one of the forms ih_dmesg reads
+ * (dmesg, dmesg -r/-x/-T, journalctl -k, syslog, pstore)? */
+int ih_is_klog_record(const char *s);
+
 /* does the text hold a line NCCL's parser knows? */
 int ih_is_nccl(const char *text, size_t len);
 

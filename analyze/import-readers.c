@@ -287,6 +287,8 @@ static int klog_row(const char *s)
 {
 	const char *e;
 
+	if (ih_is_klog_record(s))
+		return 1;
 	if (s[0] == '[') {
 		/* [ 12.345678] or [Sat Nov 29 21:04:05 2025] */
 		e = strchr(s, ']');

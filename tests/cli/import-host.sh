@@ -292,6 +292,43 @@ check_eq "cqe-error: the mlx5_ib WC error line is a cqe_error kernel event" \
 # (imp-ib.c) name them
 fault pfc-disabled roce-pfc PFC_DISABLED ens1f0np0
 
+# kernel logs as tickets carry them: each form becomes the record
+# load-klog.c reads (the klog table's text and category)
+klogcase() {
+	local name=$1 want=$2
+	mkdir -p "$T/kl-$name"
+	cat >"$T/kl-$name/$3"
+	rm -f "$T/kl.db"
+	"$RA" load -q --db "$T/kl.db" "$T/kl-$name" >/dev/null 2>&1
+	check_eq "kernel log, $name" "$(python3 -c 'import sqlite3,sys
+print("|".join("%s %s %s" % r for r in sqlite3.connect(sys.argv[1]).execute("SELECT coalesce(ts_us, -1), coalesce(category, \"-\"), text FROM klog ORDER BY rowid")))' "$T/kl.db")" "$want"
+}
+# a mail client's wrap at 72 columns: the rest joined, so "Cable
+# plugged" is not cut off into a "Port module event" of no kind
+printf '%s\n' '$ dmesg | egrep mlx' \
+	'[   23.555901] mlx5_core 0000:af:00.0: Port module event: module 0,' \
+	'Cable plugged' \
+	'[   23.6] mlx5_core 0000:af:00.0: mlx5_cmd_eq_recover:245:(pid 1416):' \
+	'Recovered 1 EQEs on cmd_eq' |
+	klogcase wrapped "23555901 probe mlx5_core 0000:af:00.0: Port module event: module 0, Cable plugged|23600000 - mlx5_core 0000:af:00.0: mlx5_cmd_eq_recover:245:(pid 1416): Recovered 1 EQEs on cmd_eq" output.txt
+# a line longer than a mail client wraps is whole: the next is other text
+printf '%s\n' '[    1.000000] mlx5_core 0000:af:00.0: firmware version: 16.35.2000 and a long tail of words' \
+	'Cable plugged' '[    2.000000] b' |
+	klogcase unwrapped "1000000 probe mlx5_core 0000:af:00.0: firmware version: 16.35.2000 and a long tail of words|2000000 - b" dmesg.txt
+# "# modprobe" and "host ~ # journalctl" prompts inside the file,
+# another program's journal record, a pstore header and file names
+printf '%s\n' '# modprobe mlx5_core' 'store01 ~ # journalctl -b | grep mlx5' \
+	'Nov 17 01:25:23 store01 smc-tests: test started' \
+	'Nov 17 01:25:23 store01 kernel: mlx5_core 0000:01:00.0: firmware version: 12.28.1002' \
+	'Panic#1 Part1' \
+	'/sys/fs/pstore/dmesg-erst-7134256182317219841:<6>[    5.100000] mlx5_core 0000:01:00.0: Shutdown was called' |
+	klogcase prompts "-1 probe mlx5_core 0000:01:00.0: firmware version: 12.28.1002|5100000 - mlx5_core 0000:01:00.0: Shutdown was called" journal.txt
+# kmsg/pstore "<N>[ts]" records with blank lines between, and a remote
+# syslog: receive time, a tab, the syslog date, the sender, then [ts]
+printf '<6>[ 1246.605901] mlx5_core 0000:4b:00.1: Shutdown was called\r\n\r\n%s\t%s\r\n' \
+	'2024-06-04T11:25:54+02:00' 'Jun  4 09:25:54 10.211.164.109 [ 2993.151247] mlx5_core 0000:82:00.0: firmware version: 16.35.2000' |
+	klogcase remote "1246605901 - mlx5_core 0000:4b:00.1: Shutdown was called|2993151247 probe mlx5_core 0000:82:00.0: firmware version: 16.35.2000" oops1.log
+
 # bad input: foreign text under a tool's name is not taken
 mkdir -p "$T/bad"
 printf 'hello\nworld\n' >"$T/bad/lspci -vvv.txt"
