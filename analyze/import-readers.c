@@ -534,6 +534,12 @@ const struct imp_reader imp_readers[] = {
 	  "sysfs", rec_rdma_res, rdma_res, "the output of rdma res show" },
 	{ "fi_info", "fi_info|fi_info_*", "verbs", rec_fi_info, rdma_fi_info,
 	  "the output of fi_info -v" },
+	/* before the kernel log's: an NCCL log with time stamps before
+	 * each line (mpirun --timestamp-output) has lines like a syslog's */
+	{ "NCCL log, perftest output", "nccl|nccl*|*nccl|*.nccl|ib_*|"
+	  "raw_ethernet_*|perftest|perftest*|*perftest|*_bw|*_lat|*_perf|"
+	  "*_perf_*", "attach", rec_attachment, ih_attachment,
+	  "an NCCL log with NCCL_DEBUG=INFO, or a perftest output" },
 	{ "lspci", "lspci|lspci_-*", "pci", rec_lspci, ih_lspci,
 	  "the output of lspci -vvv, run as root" },
 	{ "lsmod", "lsmod|lsmod_*|proc_modules|modules", "modules", rec_lsmod,
@@ -570,10 +576,6 @@ const struct imp_reader imp_readers[] = {
 	  "the output of mlxlink -d DEV, saved as 'mlxlink -d DEV.txt'" },
 	{ "/etc/nccl.conf", "nccl.conf|etc_nccl.conf", "nccl", rec_nccl_conf,
 	  ih_nccl_conf, "a copy of /etc/nccl.conf" },
-	{ "NCCL log, perftest output", "nccl|nccl*|*nccl|*.nccl|ib_*|"
-	  "raw_ethernet_*|perftest|perftest*|*perftest|*_bw|*_lat|*_perf|"
-	  "*_perf_*", "attach", rec_attachment, ih_attachment,
-	  "an NCCL log with NCCL_DEBUG=INFO, or a perftest output" },
 	{ "ibdiagnet", "ibdiagnet2.db_csv|*.db_csv", "fabric", rec_dbcsv,
 	  ibdiag_dbcsv, "ibdiagnet's ibdiagnet2.db_csv" },
 	/* (readers added for issue 17's real corpus go above this line,

@@ -35,9 +35,9 @@ const struct rule *const *rules_all(void)
 	static const struct rule *all[256];
 	static int done;
 	const struct rule *const lists[] = {
-		rules_evidence, rules_pci, rules_hca, rules_kernel, rules_sm, rules_verbs,
-		rules_perf, rules_app, rules_counters, rules_fleet,
-		rules_history, rules_pairs,
+		rules_evidence, rules_pci, rules_hca, rules_kernel,
+		rules_klog_extra, rules_sm, rules_verbs, rules_perf, rules_app,
+		rules_counters, rules_fleet, rules_history, rules_pairs,
 	};
 	size_t i, n = 0;
 

@@ -46,6 +46,7 @@ extern const struct rule rules_pci[], rules_hca[], rules_kernel[], rules_sm[],
 extern const struct rule rules_history[];	/* rules-history.c */
 extern const struct rule rules_pairs[];	/* rules-pairs.c */
 extern const struct rule rules_counters[];	/* rules-counters.c */
+extern const struct rule rules_klog_extra[];	/* rules-klog-extra.c */
 
 /* all rules, in report order; NULL-terminated */
 const struct rule *const *rules_all(void);
