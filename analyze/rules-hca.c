@@ -87,92 +87,198 @@ struct klog_kind {
 	const char *category;
 	const char *what;	/* "firmware health event" */
 	int crit_repeated;	/* 2+ incidents: critical */
+	/* one incident, one finding: the firmware (its health buffer, its
+	 * page supply) is the adapter's, so what every PCI function of one
+	 * device logs (0000:3b:00.0 and .1) is one finding on the first of
+	 * them; a module event is one port's (a function's) */
+	int per_device;
+	/* lines that make one incident critical (NULL-terminated) */
+	const char *const *critical;
 };
+
+/* the adapter of a PCI function: domain:bus:device, the function number
+ * dropped (the functions of a multi-function device share it) */
+#define SLOT_LEN 10
+
+struct kgroup {
+	char key[16];
+	char funcs[8][16];	/* the functions that logged, in address order */
+	int64_t nfuncs, flines[8];
+	int64_t lines, incidents, last;
+	int crit;
+	char synd[96];		/* the syndrome a health dump names */
+	char *ev[MAX_EVIDENCE];
+	size_t ne;
+};
+
+/* "Health issue observed, firmware internal error, severity(3) ERROR:" or
+ * "synd 0x1: firmware internal error": the syndrome's words */
+static void syndrome_of(const char *text, char *out, size_t n)
+{
+	const char *p = strstr(text, "Health issue observed, "), *e;
+
+	if (p) {
+		p += strlen("Health issue observed, ");
+		e = strstr(p, ", severity(");
+	} else if ((p = strstr(text, "): synd 0x")) && (p = strstr(p, ": ")) &&
+		   (p = strstr(p + 2, ": "))) {
+		p += 2;
+		e = p + strlen(p);
+	} else {
+		return;
+	}
+	if (!e || e <= p || out[0])
+		return;
+	snprintf(out, n, "%.*s", (int)(e - p), p);
+}
+
+static void kgroup_flush(struct rctx *rc, int64_t bid, const char *path,
+			 const struct klog_kind *k, struct kgroup *g)
+{
+	char comp[64], other[64], why[160], funcs[64];
+	const char *pci = g->funcs[0][0] ? g->funcs[0] : NULL;
+	int sev = -1;
+	int64_t fid, i;
+	size_t e;
+
+	if (!g->lines)
+		return;
+	component_of(rc->db, bid, pci, comp, sizeof(comp));
+	why[0] = 0;
+	if (k->crit_repeated)
+		sev = g->incidents >= 2 || g->crit ? SEV_CRITICAL : SEV_WARNING;
+	if (g->crit)
+		snprintf(why, sizeof(why), "; the firmware health check failed%s%s%s",
+			 g->synd[0] ? " (syndrome: " : "", g->synd,
+			 g->synd[0] ? ")" : "");
+	if (g->nfuncs > 1)
+		snprintf(funcs, sizeof(funcs), ", logged by %" PRId64 " PCI "
+			 "functions of the device", g->nfuncs);
+	else
+		funcs[0] = 0;
+	fid = finding_add(rc, bid, sev, comp, "%" PRId64 " %s%s (%" PRId64
+			  " kernel log line%s) on %s%s%s%s%s%s", g->incidents,
+			  k->what, g->incidents == 1 ? "" : "s", g->lines,
+			  g->lines == 1 ? "" : "s", comp,
+			  pci && strcmp(pci, comp) ? " (" : "",
+			  pci && strcmp(pci, comp) ? pci : "",
+			  pci && strcmp(pci, comp) ? ")" : "", funcs, why);
+	for (e = 0; e < g->ne; e++) {
+		finding_evidence(rc, fid, path, "%s", g->ev[e]);
+		free(g->ev[e]);
+	}
+	if (g->lines > (int64_t)g->ne)
+		finding_evidence(rc, fid, path, "... %" PRId64 " more lines",
+				 g->lines - (int64_t)g->ne);
+	/* the other functions of the device: the same incident */
+	for (i = 1; i < g->nfuncs; i++) {
+		component_of(rc->db, bid, g->funcs[i], other, sizeof(other));
+		finding_evidence(rc, fid, path, "%s%s%s%s: the same incident, %"
+				 PRId64 " line%s", g->funcs[i],
+				 strcmp(g->funcs[i], other) ? " (" : "",
+				 strcmp(g->funcs[i], other) ? other : "",
+				 strcmp(g->funcs[i], other) ? ")" : "",
+				 g->flines[i], g->flines[i] == 1 ? "" : "s");
+	}
+	memset(g, 0, sizeof(*g));
+}
 
 static int klog_device_events(struct rctx *rc, const struct klog_kind *k)
 {
 	static int64_t ids[MAX_BUNDLES];
 	size_t n = todo(rc, ids, MAX_BUNDLES), i;
+	struct kgroup *g = xcalloc(1, sizeof(*g));
 
 	for (i = 0; i < n; i++) {
 		const char *path = klog_path(rc->db, ids[i]);
-		sqlite3_stmt *st;
-		char **devs = NULL;
-		size_t nd = 0, d;
+		/* a device's lines in log order, its functions in address
+		 * order; the lines without a device are one group */
+		sqlite3_stmt *st = db_query(rc->db, "SELECT coalesce(device, ''), "
+					    "ts_us, text FROM klog WHERE bundle_id = ? "
+					    "AND category = ? ORDER BY CASE WHEN ? "
+					    "THEN substr(coalesce(device, ''), 1, ?) "
+					    "ELSE coalesce(device, '') END, rowid",
+					    "isii", ids[i], k->category,
+					    (int64_t)k->per_device, (int64_t)SLOT_LEN);
 
-		/* the devices first: the inner query reuses no statement */
-		st = db_query(rc->db, "SELECT DISTINCT coalesce(device, '') FROM "
-			      "klog WHERE bundle_id = ? AND category = ? ORDER BY 1",
-			      "is", ids[i], k->category);
 		while (sqlite3_step(st) == SQLITE_ROW) {
-			devs = xrealloc(devs, (nd + 1) * sizeof(*devs));
-			devs[nd++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+			const char *dev = (const char *)sqlite3_column_text(st, 0);
+			int64_t t = sqlite3_column_type(st, 1) == SQLITE_NULL ?
+				    -1 : sqlite3_column_int64(st, 1);
+			const char *text = (const char *)sqlite3_column_text(st, 2);
+			char key[16];
+			const char *const *c;
+			int64_t f;
+
+			snprintf(key, sizeof(key), "%.*s",
+				 k->per_device ? SLOT_LEN : 15, dev);
+			if (g->lines && strcmp(key, g->key)) {
+				/* the inner queries reuse no statement */
+				kgroup_flush(rc, ids[i], path, k, g);
+			}
+			snprintf(g->key, sizeof(g->key), "%s", key);
+			for (f = 0; f < g->nfuncs; f++)
+				if (!strcmp(g->funcs[f], dev))
+					break;
+			if (f == g->nfuncs && f < (int64_t)ARRAY_SIZE(g->funcs)) {
+				/* keep them in address order: the first is
+				 * the component */
+				while (f > 0 && strcmp(g->funcs[f - 1], dev) > 0) {
+					memcpy(g->funcs[f], g->funcs[f - 1],
+					       sizeof(g->funcs[f]));
+					g->flines[f] = g->flines[f - 1];
+					f--;
+				}
+				snprintf(g->funcs[f], sizeof(g->funcs[f]), "%s", dev);
+				g->flines[f] = 0;
+				g->nfuncs++;
+			}
+			if (f < (int64_t)ARRAY_SIZE(g->funcs))
+				g->flines[f]++;
+			/* a health dump is many lines: one incident is the
+			 * lines within a minute of each other */
+			if (!g->lines || t < 0 || g->last < 0 || t < g->last ||
+			    t - g->last > INCIDENT_US)
+				g->incidents++;
+			if (t >= 0)
+				g->last = t;
+			g->lines++;
+			for (c = k->critical; c && *c && text; c++)
+				if (strstr(text, *c)) {
+					g->crit = 1;
+					syndrome_of(text, g->synd, sizeof(g->synd));
+				}
+			if (g->ne < MAX_EVIDENCE) {
+				char buf[1200], ts[40];
+
+				fmt_ts(ts, sizeof(ts), t);
+				snprintf(buf, sizeof(buf), "%s%s", ts,
+					 text ? text : "");
+				g->ev[g->ne++] = xstrdup(buf);
+			}
 		}
 		db_done(st);
-		for (d = 0; d < nd; d++) {
-			char comp[64], ts[40];
-			int64_t last = -1, incidents = 0, lines = 0, fid;
-			const char *pci = devs[d][0] ? devs[d] : NULL;
-			char *ev[MAX_EVIDENCE];
-			size_t ne = 0, e;
-
-			st = db_query(rc->db, "SELECT ts_us, text FROM klog WHERE "
-				      "bundle_id = ? AND category = ? AND "
-				      "coalesce(device, '') = ? ORDER BY rowid",
-				      "iss", ids[i], k->category, devs[d]);
-			while (sqlite3_step(st) == SQLITE_ROW) {
-				int64_t t = sqlite3_column_type(st, 0) == SQLITE_NULL ?
-					    -1 : sqlite3_column_int64(st, 0);
-				const char *text = (const char *)sqlite3_column_text(st, 1);
-
-				/* a health dump is many lines: one incident is
-				 * the lines within a minute of each other */
-				if (!lines || t < 0 || last < 0 || t < last ||
-				    t - last > INCIDENT_US)
-					incidents++;
-				if (t >= 0)
-					last = t;
-				lines++;
-				if (ne < MAX_EVIDENCE) {
-					char buf[1200];
-
-					fmt_ts(ts, sizeof(ts), t);
-					snprintf(buf, sizeof(buf), "%s%s", ts,
-						 text ? text : "");
-					ev[ne++] = xstrdup(buf);
-				}
-			}
-			db_done(st);
-			component_of(rc->db, ids[i], pci, comp, sizeof(comp));
-			fid = finding_add(rc, ids[i],
-					  k->crit_repeated ? (incidents >= 2 ?
-							      SEV_CRITICAL :
-							      SEV_WARNING) : -1,
-					  comp, "%" PRId64 " %s%s (%" PRId64
-					  " kernel log line%s) on %s%s%s%s", incidents,
-					  k->what, incidents == 1 ? "" : "s", lines,
-					  lines == 1 ? "" : "s", comp,
-					  pci && strcmp(pci, comp) ? " (" : "",
-					  pci && strcmp(pci, comp) ? pci : "",
-					  pci && strcmp(pci, comp) ? ")" : "");
-			for (e = 0; e < ne; e++) {
-				finding_evidence(rc, fid, path, "%s", ev[e]);
-				free(ev[e]);
-			}
-			if (lines > (int64_t)ne)
-				finding_evidence(rc, fid, path, "... %" PRId64
-						 " more lines", lines - (int64_t)ne);
-			free(devs[d]);
-		}
-		free(devs);
+		kgroup_flush(rc, ids[i], path, k, g);
 	}
+	free(g);
 	return 0;
 }
+
+/* what makes one firmware health incident critical: the firmware's health
+ * failed (health.c poll_health: the health counter stopped, "device's
+ * health compromised - reached miss count"; or print_health_info's dump of
+ * a non-zero syndrome: "Health issue observed, <syndrome>, severity(N)",
+ * its assert_var/synd lines, old form without the header too; the
+ * syndrome CHECKS.md names, "firmware internal error") */
+static const char *const fw_health_failed[] = {
+	"health compromised", "print_health_info:", "Health issue observed",
+	"firmware internal error", NULL,
+};
 
 static int fw_reset(struct rctx *rc)
 {
 	static const struct klog_kind k = { "fw_reset",
-		"firmware health/reset incident", 1 };
+		"firmware health/reset incident", 1, 1, fw_health_failed };
 
 	return klog_device_events(rc, &k);
 }
@@ -180,7 +286,8 @@ static int fw_reset(struct rctx *rc)
 static int fw_mem_alloc(struct rctx *rc)
 {
 	static const struct klog_kind k = { "fw_mem_alloc",
-		"firmware memory (page/ICM) or resource allocation failure", 0 };
+		"firmware memory (page/ICM) or resource allocation failure", 0,
+		1, NULL };
 
 	return klog_device_events(rc, &k);
 }
@@ -188,7 +295,7 @@ static int fw_mem_alloc(struct rctx *rc)
 static int cable_module(struct rctx *rc)
 {
 	static const struct klog_kind k = { "cable_module",
-		"port module (cable/transceiver) error event", 0 };
+		"port module (cable/transceiver) error event", 0, 0, NULL };
 
 	return klog_device_events(rc, &k);
 }
@@ -718,7 +825,7 @@ const struct rule rules_hca[] = {
 		.severity = SEV_WARNING,
 		.title = "mlx5 firmware health event, fatal error, reset or recovery",
 		.needs = "klog",
-		.evidence = "rdma-collect/klog/kmsg.txt (or syslog.txt): health dump (\"Health issue observed\", print_health_info lines), \"Fatal error N detected\", health compromised, FW reset and recovery lines; critical at 2+ incidents (lines within a minute are one incident)",
+		.evidence = "rdma-collect/klog/kmsg.txt (or syslog.txt): health dump (\"Health issue observed\", print_health_info lines), \"Fatal error N detected\", health compromised, FW reset and recovery lines. One incident is the lines within a minute of each other, and the lines every PCI function of one adapter (domain:bus:device, 0000:3b:00.0 and .1) logs are one finding on its first function, the others in the evidence; critical at 2+ incidents, or at one whose firmware health failed: \"device's health compromised - reached miss count\" or a syndrome dump (\"Health issue observed, firmware internal error, severity(N)\", the old form's print_health_info assert_var/synd lines)",
 		.remediation = "The HCA's firmware crashed or was reset. Save the health dump (synd, ext_synd, fw_ver) and the devlink health report (devlink health show; devlink health dump show pci/<bdf> reporter fw_fatal), update the firmware to the current release for the board (mlxfwmanager), and check temperature and PCIe errors (AER); repeated resets mean the card goes to the vendor (RMA).",
 		.check = fw_reset,
 	},
@@ -728,7 +835,7 @@ const struct rule rules_hca[] = {
 		.severity = SEV_CRITICAL,
 		.title = "firmware memory (page/ICM) allocation failure, or firmware resources used up",
 		.needs = "klog",
-		.evidence = "rdma-collect/klog/kmsg.txt: pagealloc lines (\"failed to allocate page\", \"func_id 0x.., npages N, err N\", \"failed reclaiming pages\" ...), SW ICM pool failures, commands failing with \"limits exceeded\" or \"no resources\"",
+		.evidence = "rdma-collect/klog/kmsg.txt: pagealloc lines (\"failed to allocate page\", \"func_id 0x.., npages N, err N\", \"failed reclaiming pages\" ...), SW ICM pool failures, commands failing with \"limits exceeded\" or \"no resources\"; what every PCI function of one adapter logs is one finding on its first function",
 		.remediation = "The host could not give the HCA firmware the memory it asked for (ICM pages), or the application exhausted HCA resources: check host memory pressure and huge pages, lower the number of QPs/MRs (NCCL_IB_QPS_PER_CONNECTION, MR caching, fewer processes per HCA), and look for an application leaking QPs or MRs; reload the driver after freeing memory.",
 		.check = fw_mem_alloc,
 	},

@@ -74,6 +74,14 @@ kmsg() {
 	return 0
 }
 
+# contains "what" TEXT NEEDLE
+contains() {
+	case $2 in
+	*"$3"*) ok "$1" ;;
+	*) fail "$1"; echo "#   '$3' not in: $2" ;;
+	esac
+}
+
 # --- healthy nodes ---
 collect gpu g0.rdma.tar.zst
 collect roce r0.rdma.tar.zst --sample 1
@@ -82,23 +90,68 @@ check_eq "gpu-ndr8: no HCA finding" "$(findings g0.rdma.tar.zst)" ""
 check_eq "roce-pfc: no HCA finding" "$(findings r0.rdma.tar.zst)" ""
 check_eq "rxe: no HCA finding" "$(findings x0.rdma.tar.zst)" ""
 
-# --- FW_RESET: one incident (new-format health dump) warning, two critical ---
+# --- FW_RESET: one incident without a failed health check is a warning,
+# two are critical; a health dump (the firmware's syndrome) or "health
+# compromised" is critical at once (CHECKS.md conventions)
 cp -a gpu g1
 P=0000:34:00.0
 kmsg g1 "3,900,86400000001" "mlx5_core $P: poll_health:834:(pid 0): Fatal error 1 detected" $P
-kmsg g1 "3,901,86400000210" "mlx5_core $P: print_health_info:461:(pid 0): Health issue observed, firmware internal error, severity(3) ERROR:" $P
-kmsg g1 "3,902,86400000220" "mlx5_core $P: print_health_info:465:(pid 0): assert_var[0] 0x00000000" $P
-kmsg g1 "3,903,86400000290" "mlx5_core $P: print_health_info:482:(pid 0): synd 0x1: firmware internal error" $P
 kmsg g1 "6,904,86402100000" "mlx5_core $P: mlx5_health_try_recover:393:(pid 812): starting health recovery flow" $P
+kmsg g1 "6,905,86402900000" "mlx5_core $P: health recovery succeeded" $P
 collect g1 g1.rdma.tar.zst
-fires "FW_RESET: one health incident is a warning on mlx5_2" g1.rdma.tar.zst "FW_RESET warning mlx5_2"
-# the old format: no header, mlx5_core_err lines; 2 h later: a second incident
-kmsg g1 "3,905,93600000000" "mlx5_core $P: print_health_info:383:(pid 0): assert_var[0] 0x00000001" $P
-kmsg g1 "3,906,93600000010" "mlx5_core $P: print_health_info:389:(pid 0): synd 0x1: firmware internal error" $P
-collect g1 g1b.rdma.tar.zst
-fires "FW_RESET: a second incident (old form) makes it critical" g1b.rdma.tar.zst "FW_RESET critical mlx5_2"
+fires "FW_RESET: one fatal-sensor incident without a syndrome is a warning on mlx5_2" g1.rdma.tar.zst "FW_RESET warning mlx5_2"
+# 2 h later a health dump, new form: firmware internal error
+cp -a g1 g1n
+kmsg g1n "3,906,93600000210" "mlx5_core $P: print_health_info:461:(pid 0): Health issue observed, firmware internal error, severity(3) ERROR:" $P
+kmsg g1n "3,907,93600000220" "mlx5_core $P: print_health_info:465:(pid 0): assert_var[0] 0x00000000" $P
+kmsg g1n "3,908,93600000290" "mlx5_core $P: print_health_info:482:(pid 0): synd 0x1: firmware internal error" $P
+collect g1n g1b.rdma.tar.zst
+fires "FW_RESET: a second incident (a health dump) makes it critical" g1b.rdma.tar.zst "FW_RESET critical mlx5_2"
 quiet "FW_RESET: not on the other HCAs" g1b.rdma.tar.zst FW_RESET mlx5_0
 quiet "FW_RESET: quiet on the healthy node" g0.rdma.tar.zst FW_RESET
+# one incident alone: "firmware internal error" (new form), the old form
+# (assert_var and synd lines, no header) and "health compromised" are each
+# critical by themselves
+cp -a gpu g1c
+kmsg g1c "3,900,86400000210" "mlx5_core $P: print_health_info:461:(pid 0): Health issue observed, firmware internal error, severity(3) ERROR:" $P
+kmsg g1c "3,901,86400000220" "mlx5_core $P: print_health_info:465:(pid 0): assert_var[0] 0x00000000" $P
+Q=0000:44:00.0
+kmsg g1c "3,902,86500000000" "mlx5_core $Q: print_health_info:383:(pid 0): assert_var[0] 0x00000001" $Q
+kmsg g1c "3,903,86500000010" "mlx5_core $Q: print_health_info:389:(pid 0): synd 0x1: firmware internal error" $Q
+R=0000:94:00.0
+kmsg g1c "3,904,86600000000" "mlx5_core $R: poll_health:834:(pid 0): device's health compromised - reached miss count" $R
+collect g1c g1c.rdma.tar.zst
+fires "FW_RESET: one 'Health issue observed, firmware internal error' dump is critical" g1c.rdma.tar.zst "FW_RESET critical mlx5_2"
+fires "FW_RESET: one old-form dump (assert_var, synd) is critical" g1c.rdma.tar.zst "FW_RESET critical mlx5_3"
+fires "FW_RESET: one 'health compromised - reached miss count' is critical" g1c.rdma.tar.zst "FW_RESET critical mlx5_4"
+s=$(summary g1c.rdma.tar.zst FW_RESET mlx5_2)
+contains "FW_RESET: the summary names the syndrome" "$s" "syndrome: firmware internal error"
+# one incident, one finding: the dump that both functions of a dual-port
+# ConnectX-6 Dx print is one finding on the first function (mlx5_0), the
+# second function in its evidence
+cp -a roce r1
+q=200
+for m in "poll_health:834:(pid 0): device's health compromised - reached miss count" \
+	"print_health_info:461:(pid 0): Health issue observed, firmware internal error, severity(3) ERROR:" \
+	"print_health_info:482:(pid 0): synd 0x1: firmware internal error"; do
+	for f in 0000:17:00.0 0000:17:00.1; do
+		q=$((q + 1))
+		kmsg r1 "3,$q,500000$q" "mlx5_core $f: $m" $f
+	done
+done
+collect r1 r1.rdma.tar.zst
+fires "FW_RESET: both functions' dump is one critical finding on mlx5_0" r1.rdma.tar.zst "FW_RESET critical mlx5_0"
+quiet "FW_RESET: no second finding on the device's other function" r1.rdma.tar.zst FW_RESET mlx5_1
+"$RA" report --format json r1.rdma.tar.zst 2>/dev/null >r1.json
+check "FW_RESET: one incident, and the other function in the evidence" python3 -c '
+import json
+d = json.load(open("r1.json"))
+f = [f for n in d["nodes"] for f in n["findings"] if f["rule"] == "FW_RESET"]
+assert len(f) == 1, f
+assert f[0]["summary"].startswith("1 firmware health/reset incident "), f[0]["summary"]
+assert "2 PCI functions" in f[0]["summary"], f[0]["summary"]
+assert any(e["value"].startswith("0000:17:00.1 (mlx5_1): the same incident") for e in f[0]["evidence"]), f[0]["evidence"]
+'
 
 # --- FW_MEM_ALLOC_FAILED: give_pages failure; CREATE_QP limits exceeded ---
 cp -a gpu g2
@@ -110,6 +163,11 @@ kmsg r2 "3,100,900000000" "mlx5_core 0000:17:00.1: mlx5_cmd_out_err:838:(pid 441
 collect r2 r2.rdma.tar.zst
 fires "FW_MEM_ALLOC_FAILED: CREATE_QP limits exceeded on mlx5_1" r2.rdma.tar.zst "FW_MEM_ALLOC_FAILED critical mlx5_1"
 quiet "FW_MEM_ALLOC_FAILED: quiet on the healthy node" r0.rdma.tar.zst FW_MEM_ALLOC_FAILED
+# host memory pressure hits both functions' page supply: one incident
+kmsg r2 "4,101,900000100" "mlx5_core 0000:17:00.0: alloc_system_page:231:(pid 1021): failed to allocate page" 0000:17:00.0
+collect r2 r2b.rdma.tar.zst
+fires "FW_MEM_ALLOC_FAILED: both functions of one device: one finding on mlx5_0" r2b.rdma.tar.zst "FW_MEM_ALLOC_FAILED critical mlx5_0"
+quiet "FW_MEM_ALLOC_FAILED: none on the device's second function" r2b.rdma.tar.zst FW_MEM_ALLOC_FAILED mlx5_1
 
 # --- CABLE_MODULE_ERROR: new form (func prefix) and old info form ---
 cp -a roce r3
