@@ -1,5 +1,6 @@
 /* rules-verbs: layer 4, the ports as verbs see them: state, MTU, GIDs */
 #include "rules.h"
+#include "rules-port.h"
 
 /* The RDMA MTU a RoCE netdev MTU allows: the kernel's iboe_get_mtu()
  * (include/rdma/ib_addr.h) takes off the largest RoCE v2 headers, GRH 40 +
@@ -13,6 +14,7 @@
 	"WHEN " m " - 96 >= 256 THEN 256 ELSE 0 END"
 
 #define PORT_PATH "'sys/class/infiniband/' || p.ibdev || '/ports/' || p.port"
+#define PORT_PATH_E "'sys/class/infiniband/' || e.ibdev || '/ports/' || e.port"
 
 /* where an environment row came from */
 #define ENV_PATH "CASE WHEN e.who = 'self' THEN 'rdma-collect/environ/self.env' " \
@@ -26,38 +28,61 @@ const struct rule rules_verbs[] = {
 		.severity = SEV_CRITICAL,
 		.title = "port not ACTIVE or physical state not LinkUp",
 		.needs = "sysfs",
-		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,phys_state}",
-		.remediation = "Check the cable and the switch port (ibstat, iblinkinfo); a port Disabled or Polling with no cable is down on purpose; INIT means no subnet manager (see SM_ABSENT).",
-		/* down on purpose (Disabled, or Down/Polling: no cable, module
-		 * or peer) is info; INIT (link up, no SM) and the rest critical */
-		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
-		       "'port ' || p.ibdev || ':' || p.port || ' is ' || "
-		       "coalesce(p.state_text, '?') || ', physical state ' || "
-		       "coalesce(p.phys_state_text, '?') || CASE WHEN p.state = 2 "
-		       "THEN ' (link up but not configured: no subnet manager?)' "
-		       "WHEN p.phys_state = 3 THEN ' (disabled: down on purpose)' "
-		       "WHEN p.phys_state = 2 AND p.state = 1 THEN ' (polling: no "
-		       "link partner: no cable or module, or the peer port is "
-		       "down)' ELSE '' END, "
-		       PORT_PATH " || '/state\t' || coalesce(p.state_text, '') || "
-		       "char(10) || " PORT_PATH " || '/phys_state\t' || "
-		       "coalesce(p.phys_state_text, ''), "
-		       /* Polling is on purpose only without a cable: a
-			* "Cable plugged" line for the device (no unplug
-			* after it) says a cable is there, so no link is a
-			* fault (the cable, the peer port or the switch) */
-		       "CASE WHEN p.state = 2 THEN 2 WHEN p.phys_state = 3 THEN 0 "
-		       "WHEN p.phys_state = 2 AND p.state = 1 AND NOT EXISTS ("
-		       "SELECT 1 FROM klog k JOIN devices d ON d.bundle_id = "
-		       "k.bundle_id AND d.pci_addr = k.device WHERE k.bundle_id = "
-		       "p.bundle_id AND d.ibdev = p.ibdev AND k.text LIKE "
-		       "'%Cable plugged%' AND NOT EXISTS (SELECT 1 FROM klog k2 "
-		       "WHERE k2.bundle_id = k.bundle_id AND k2.device = k.device "
-		       "AND k2.text LIKE '%Cable unplugged%' AND k2.rowid > "
-		       "k.rowid)) THEN 0 ELSE NULL END "
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,phys_state}; the kernel log's last \"Port module event: module N, Cable plugged|unplugged\" and module error events of the port's PCI function; the node's other ports; the same port on the other nodes of its class (device, port, HCA type, link layer) in the database; the PCI device id of an SR-IOV VF (pci_functions, hca_type). Down on purpose (Disabled; no cable or module: Cable unplugged and never plugged again) is info; Polling with a cable plugged is critical; Polling after a module error, or while the node's other ports or the class's majority (fleet_min_nodes) have it Active, a warning; Polling with nothing saying it should be up info; INIT and other states critical. An SR-IOV VF's port follows its PF: info when a PF port on its bus is down too, else at most a warning",
+		.remediation = "Check the cable and the switch port (ibstat, iblinkinfo, mlxlink -d <dev> -m for the module and the peer's state); a port Disabled or with no cable or module is down on purpose (leave it, or disable it in the firmware: mlxconfig LINK_TYPE / port disable); Polling with a cable in means no link partner: the peer switch port is down or disabled, the cable or transceiver is bad, or the two ends do not agree on speed; INIT means no subnet manager (see SM_ABSENT). A VF's port follows its PF's: fix the PF's link first (ip link show <pf> for the VF's link state).",
+		/* the judgement of rules-port.h per port, then the VF's: it
+		 * follows its PF (a non-VF port on the same bus) */
+		.sql = "WITH d AS (SELECT p.*, " PORT_MODULE("p") " AS module, "
+		       PORT_MODULE_ERROR("p") " AS moderr, " PORT_SIBLINGS_UP("p")
+		       " AS sib, " PORT_FLEET_UP("p") " AS fleet, " PORT_IS_VF("p")
+		       " AS vf, " PORT_PCI("p") " AS pci "
 		       "FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
-		       "WHERE p.state <> 4 OR p.phys_state <> 5 "
-		       "ORDER BY p.bundle_id, p.ibdev, p.port",
+		       "WHERE p.state <> 4 OR p.phys_state <> 5), "
+		       "e AS (SELECT d.*, CASE WHEN d.state = 2 THEN 2 WHEN "
+		       "d.phys_state = 3 THEN 0 WHEN d.module IS 'unplugged' THEN 0 "
+		       "WHEN d.phys_state = 2 AND d.state = 1 THEN CASE WHEN "
+		       "d.module IS 'plugged' THEN 2 WHEN d.moderr OR d.sib > 0 OR "
+		       "d.fleet IS NOT NULL THEN 1 ELSE 0 END ELSE 2 END AS base, "
+		       "CASE WHEN d.vf THEN (SELECT group_concat(q.ibdev || ':' || "
+		       "q.port || CASE WHEN q.state = 4 AND q.phys_state = 5 THEN "
+		       "' up' ELSE ' down' END, ', ') FROM ports q WHERE q.bundle_id "
+		       "= d.bundle_id AND q.ibdev <> d.ibdev AND substr(" PORT_PCI("q")
+		       ", 1, 7) = substr(d.pci, 1, 7) AND NOT " PORT_IS_VF("q")
+		       ") END AS pf FROM d) "
+		       "SELECT e.bundle_id, e.ibdev || ':' || e.port, "
+		       "'port ' || e.ibdev || ':' || e.port || ' is ' || "
+		       "coalesce(e.state_text, '?') || ', physical state ' || "
+		       "coalesce(e.phys_state_text, '?') || CASE WHEN e.state = 2 "
+		       "THEN ' (link up but not configured: no subnet manager?)' "
+		       "WHEN e.phys_state = 3 THEN ' (disabled: down on purpose)' "
+		       "WHEN e.module IS 'unplugged' THEN ' (no cable or module: the "
+		       "kernel log says Cable unplugged and no plug since: down on "
+		       "purpose)' "
+		       "WHEN e.phys_state = 2 AND e.state = 1 THEN ' (polling: no "
+		       "link partner' || CASE WHEN e.module IS 'plugged' THEN '; a "
+		       "cable is plugged (kernel log): the cable, the peer port or "
+		       "the switch' WHEN e.moderr THEN '; after a module error "
+		       "event (CABLE_MODULE_ERROR): it should be up' WHEN e.sib > 0 "
+		       "THEN '; ' || e.sib || ' other port' || CASE WHEN e.sib > 1 "
+		       "THEN 's' ELSE '' END || ' of the node Active: it should be "
+		       "up' WHEN e.fleet IS NOT NULL THEN '; the same port is Active "
+		       "on ' || e.fleet || ' other nodes of its class: it should be "
+		       "up' ELSE '; nothing says it should be up: no cable, or the "
+		       "peer port is down' END || ')' ELSE '' END || CASE WHEN e.vf "
+		       "THEN '; an SR-IOV VF: its port follows its PF''s' || "
+		       "coalesce(' (' || e.pf || ')', ' (PF not in the bundle)') "
+		       "ELSE '' END, "
+		       PORT_PATH_E " || '/state\t' || coalesce(e.state_text, '') || "
+		       "char(10) || " PORT_PATH_E " || '/phys_state\t' || "
+		       "coalesce(e.phys_state_text, '') || CASE WHEN e.module IS NOT "
+		       "NULL THEN char(10) || CASE WHEN EXISTS (SELECT 1 FROM klog k "
+		       "WHERE k.bundle_id = e.bundle_id AND k.seq IS NOT NULL) THEN "
+		       "'rdma-collect/klog/kmsg.txt' ELSE 'rdma-collect/klog/"
+		       "syslog.txt' END || char(9) || 'last module event of ' || "
+		       "e.pci || ': Cable ' || e.module ELSE '' END, "
+		       "CASE WHEN e.vf AND e.pf LIKE '% down%' THEN 0 WHEN e.vf THEN "
+		       "min(e.base, 1) ELSE e.base END "
+		       "FROM e ORDER BY e.bundle_id, e.ibdev, e.port",
 	},
 	{
 		.id = "MTU_BELOW_MAX",

@@ -110,7 +110,7 @@ for n in d["nodes"]:
         if f["rule"] == "PORT_DOWN":
             print(" ".join(sorted({e.get("origin", "-")[:24]
                                    for e in f["evidence"]})))' faulty.json)" \
-	"sos_commands/infiniband/"
+	"sos_commands/infiniband/ sos_commands/kernel/dmes"
 check "evidence names the input file after the path (text)" \
 	sh -c '"$RA" report faulty.tar.xz | grep -q "(from sos_commands/pci/lspci_-nnvv)"'
 

@@ -56,6 +56,8 @@ printf '6,9999,99000000,-;mlx5_core %s: Port module event: module 0, Cable unplu
 collect g g2.rdma.tar.zst
 check_eq "PORT_DOWN: Down/Polling after Cable unplugged is info" \
 	"$(sev g2.rdma.tar.zst PORT_DOWN mlx5_2:1)" info
+check "PORT_DOWN: no cable says so and is no reason to look at cables" sh -c \
+	"'$RA' report --format json g2.rdma.tar.zst | grep -q 'mlx5_2:1 is 1: DOWN, physical state 2: Polling (no cable or module'"
 check_eq "PORT_DOWN: INIT is critical" "$(sev $b PORT_DOWN mlx5_3:1)" critical
 check_eq "PORT_DOWN: Down/Sleep is critical" "$(sev $b PORT_DOWN mlx5_0:1)" critical
 check_eq "PORT_DOWN: ACTIVE ports do not fire" "$(sev $b PORT_DOWN mlx5_4:1)" none
@@ -67,6 +69,105 @@ check_eq "LID_UNASSIGNED: healthy port" "$(sev $b LID_UNASSIGNED mlx5_4:1)" none
 check_eq "MTU_BELOW_MAX: InfiniBand active_mtu 2048 < 4096 is warning" \
 	"$(sev $b MTU_BELOW_MAX mlx5_7:1)" warning
 check_eq "MTU_BELOW_MAX: IB ports with 4096 do not fire" "$(sev $b MTU_BELOW_MAX mlx5_4:1)" none
+
+# --- PORT_DOWN: Polling is judged by what says the port should be up
+# drop_plug TREE BDF: the kernel log without the function's module lines
+drop_plug() {
+	python3 - "$1/rdma-collect/klog/kmsg.txt" "$2" <<'PY'
+import sys
+p, bdf = sys.argv[1], sys.argv[2]
+out, skip = [], False
+for l in open(p).read().splitlines():
+    if l.startswith(" "):
+        if not skip:
+            out.append(l)
+        continue
+    skip = ("mlx5_core " + bdf + ": Port module event") in l
+    if not skip:
+        out.append(l)
+open(p, "w").write("\n".join(out) + "\n")
+PY
+}
+# poll TREE DEV: the port Down/Polling (sysfs and verbs)
+poll() {
+	printf '1: DOWN\n' >"$1/sys/class/infiniband/$2/ports/1/state"
+	printf '2: Polling\n' >"$1/sys/class/infiniband/$2/ports/1/phys_state"
+	setjson "$1/rdma-collect/verbs/$2.json" 'd["ports"][0]["state"] = 1; d["ports"][0]["phys_state"] = 2'
+}
+pci_of() { basename "$(readlink -f "$1/sys/class/infiniband/$2/device")"; }
+# gpu-ndr8: mlx5_4 Polling, no module line for it, its 7 siblings Active
+cp -a gpu-ndr8 p1
+poll p1 mlx5_4
+drop_plug p1 "$(pci_of p1 mlx5_4)"
+collect p1 p1.rdma.tar.zst
+check_eq "PORT_DOWN: Polling while the node's other ports are Active is a warning" \
+	"$(sev p1.rdma.tar.zst PORT_DOWN mlx5_4:1)" warning
+check "PORT_DOWN: the warning says the siblings are Active" sh -c \
+	"'$RA' report --format json p1.rdma.tar.zst | grep -q '7 other ports of the node Active: it should be up'"
+# roce-pfc: both ports Polling, no module lines: nothing says they should
+# be up (info); a module error event on mlx5_0 says it should (warning)
+cp -a roce-pfc p2
+poll p2 mlx5_0
+poll p2 mlx5_1
+drop_plug p2 0000:17:00.0
+drop_plug p2 0000:17:00.1
+collect p2 p2.rdma.tar.zst
+check_eq "PORT_DOWN: Polling with nothing saying it should be up is info" \
+	"$(sev p2.rdma.tar.zst PORT_DOWN mlx5_0:1),$(sev p2.rdma.tar.zst PORT_DOWN mlx5_1:1)" info,info
+printf '3,900,9000000000,-;mlx5_core 0000:17:00.0: port_module:286:(pid 0): Port module event[error]: module 0, Cable error, High Temperature\n SUBSYSTEM=pci\n DEVICE=+pci:0000:17:00.0\n' \
+	>>p2/rdma-collect/klog/kmsg.txt
+collect p2 p2e.rdma.tar.zst
+check_eq "PORT_DOWN: Polling after a module error event is a warning" \
+	"$(sev p2e.rdma.tar.zst PORT_DOWN mlx5_0:1)" warning
+check_eq "PORT_DOWN: ... and only on that port" "$(sev p2e.rdma.tar.zst PORT_DOWN mlx5_1:1)" info
+# the fleet: three healthy roce-pfc nodes have mlx5_1:1 Active; on a
+# fourth, both ports Polling with no module lines: the class says it
+# should be up (warning) -- one report over the four
+for i in 1 2 3; do
+	cp -a roce-pfc f$i
+	printf 'roce-h2%s\n' $i >f$i/proc/sys/kernel/hostname
+	printf '00000000000000000000000000000f0%s\n' $i >f$i/etc/machine-id
+	collect f$i f$i.rdma.tar.zst
+done
+check_eq "PORT_DOWN: Polling while the same port is Active on the class's other nodes is a warning" \
+	"$("$RA" report --format json f1.rdma.tar.zst f2.rdma.tar.zst f3.rdma.tar.zst p2.rdma.tar.zst 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(",".join(f["severity"] for n in d["nodes"] for f in n["findings"] if f["rule"] == "PORT_DOWN" and f["component"] == "mlx5_1:1"))')" warning
+# SR-IOV: a VF (15b3:101e, physfn 0000:17:00.0) with its own RDMA device
+# mlx5_2; its port follows its PF's and is never critical alone
+vf_add() {	# vf_add TREE: 0000:17:00.2 -> mlx5_2, a VF of 0000:17:00.0
+	local r=$1 d=$1/sys/devices/pci0000:16/0000:16:02.0
+	cp -a "$d/0000:17:00.0" "$d/0000:17:00.2"
+	rm -rf "$d/0000:17:00.2/net" "$d/0000:17:00.2/infiniband_verbs" "$d/0000:17:00.2/infiniband_mad"
+	mv "$d/0000:17:00.2/infiniband/mlx5_0" "$d/0000:17:00.2/infiniband/mlx5_2"
+	printf '0x101e\n' >"$d/0000:17:00.2/device"
+	printf 'MT4126\n' >"$d/0000:17:00.2/infiniband/mlx5_2/hca_type"
+	ln -s ../0000:17:00.0 "$d/0000:17:00.2/physfn"
+	ln -s ../../../devices/pci0000:16/0000:16:02.0/0000:17:00.2 "$r/sys/bus/pci/devices/0000:17:00.2"
+	ln -s ../../devices/pci0000:16/0000:16:02.0/0000:17:00.2/infiniband/mlx5_2 "$r/sys/class/infiniband/mlx5_2"
+	sed 's/"mlx5_0"/"mlx5_2"/; s/"vendor_part_id": 4125/"vendor_part_id": 4126/' \
+		"$r/rdma-collect/verbs/mlx5_0.json" >"$r/rdma-collect/verbs/mlx5_2.json"
+	setjson "$r/rdma-collect/verbs/devices.json" 'd["devices"].append("mlx5_2")'
+}
+cp -a roce-pfc v1
+vf_add v1
+printf '2: INIT\n' >v1/sys/class/infiniband/mlx5_2/ports/1/state
+setjson v1/rdma-collect/verbs/mlx5_2.json 'd["ports"][0]["state"] = 2'
+collect v1 v1.rdma.tar.zst
+check_eq "PORT_DOWN: a VF's port down while its PF is up is a warning at most" \
+	"$(sev v1.rdma.tar.zst PORT_DOWN mlx5_2:1)" warning
+cp -a roce-pfc v2
+vf_add v2
+poll v2 mlx5_0
+poll v2 mlx5_2
+collect v2 v2.rdma.tar.zst
+check_eq "PORT_DOWN: the PF down (a cable plugged): critical on the PF" \
+	"$(sev v2.rdma.tar.zst PORT_DOWN mlx5_0:1)" critical
+check_eq "PORT_DOWN: ... and its VF follows it: info" \
+	"$(sev v2.rdma.tar.zst PORT_DOWN mlx5_2:1)" info
+check "PORT_DOWN: the VF's finding names its PF" sh -c \
+	"'$RA' report --format json v2.rdma.tar.zst | grep -q 'an SR-IOV VF: its port follows its PF.s (mlx5_0:1 down'"
 
 # --- RoCE: MTU, GIDs, NCCL_IB_GID_INDEX on roce-pfc
 cp -a roce-pfc r
