@@ -6,8 +6,9 @@
  * peer switch port's PortCounters and both ends' PortInfo, when the bundle
  * has MAD evidence (the mad source, a --fabric scan), are read by the
  * check functions of rules-fabric.c that these rules also run.
- * A port down on purpose (physical state Polling: no cable, module or peer;
- * or Disabled) is never a reason for flapping or physical-layer findings.
+ * A port down on purpose (Disabled, no cable or module, or Polling with
+ * nothing saying it should be up: rules-port.h) is never a reason for
+ * flapping or physical-layer findings; a port that should be up is.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -19,6 +20,7 @@
 #include "log.h"
 #include "rules.h"
 #include "rules-fabric.h"
+#include "rules-port.h"
 #include "util.h"
 
 #define MAX_BUNDLES 4096
@@ -32,8 +34,11 @@
 	"pci_addr IS NOT NULL UNION SELECT bundle_id, ibdev, pci_addr FROM " \
 	"ibdev_pci)"
 
-/* a port counted as down on purpose */
-#define DOWN_ON_PURPOSE(p) "coalesce(" p ".phys_state, 5) IN (2, 3)"
+/* a port down on purpose, as PORT_DOWN judges it (rules-port.h):
+ * Disabled, no cable or module, or Polling with nothing saying it should
+ * be up; a Polling port with a cable plugged, after a module error, or
+ * whose siblings or class have it Active is not */
+#define DOWN_ON_PURPOSE(p) PORT_ON_PURPOSE(p)
 
 static size_t todo(struct rctx *rc, int64_t *ids, size_t max)
 {

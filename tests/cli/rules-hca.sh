@@ -204,8 +204,16 @@ echo "2: Polling" >g4/sys/class/infiniband/mlx5_3/ports/1/phys_state
 echo 1 >g4/sys/class/infiniband/mlx5_4/ports/1/counters/link_downed
 kmsg g4 "6,900,900000000" "mlx5_core 0000:94:00.0: firmware version: 28.41.1000" 0000:94:00.0
 echo 1 >g4/sys/class/infiniband/mlx5_6/ports/1/counters/link_downed
+# mlx5_3: no cable (its module was unplugged and never plugged again):
+# down on purpose; mlx5_5: Polling with its cable plugged (the boot's
+# "Cable plugged"): it should be up, its counters count
+kmsg g4 "6,901,901000000" "mlx5_core 0000:44:00.0: Port module event: module 0, Cable unplugged" 0000:44:00.0
+echo 3 >g4/sys/class/infiniband/mlx5_5/ports/1/counters/link_downed
+echo "1: DOWN" >g4/sys/class/infiniband/mlx5_5/ports/1/state
+echo "2: Polling" >g4/sys/class/infiniband/mlx5_5/ports/1/phys_state
 collect g4 g4.rdma.tar.zst
-quiet "LINK_FLAPPING: never on a port down on purpose (Polling)" g4.rdma.tar.zst LINK_FLAPPING mlx5_3:1
+quiet "LINK_FLAPPING: never on a port down on purpose (no cable)" g4.rdma.tar.zst LINK_FLAPPING mlx5_3:1
+fires "LINK_FLAPPING: a Polling port with a cable plugged is not down on purpose" g4.rdma.tar.zst "LINK_FLAPPING warning mlx5_5:1"
 quiet "LINK_FLAPPING: a driver restart's single link_downed step is not flapping" g4.rdma.tar.zst LINK_FLAPPING mlx5_4:1
 fires "LINK_FLAPPING: link_downed 1 without a restart is a warning" g4.rdma.tar.zst "LINK_FLAPPING warning mlx5_6:1"
 collect roce r4s.rdma.tar.zst --sample 1
@@ -225,7 +233,12 @@ echo $((d / 5)) >g5/sys/class/infiniband/mlx5_6/ports/1/counters/port_xmit_wait
 echo 9 >g5/sys/class/infiniband/mlx5_3/ports/1/counters/symbol_error
 echo "1: DOWN" >g5/sys/class/infiniband/mlx5_3/ports/1/state
 echo "3: Disabled" >g5/sys/class/infiniband/mlx5_3/ports/1/phys_state
+# mlx5_0 Polling with its cable plugged and 7 Active siblings: its errors count
+echo 9 >g5/sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error
+echo "1: DOWN" >g5/sys/class/infiniband/mlx5_0/ports/1/state
+echo "2: Polling" >g5/sys/class/infiniband/mlx5_0/ports/1/phys_state
 collect g5 g5.rdma.tar.zst
+fires "SYMBOL_ERRORS: on a Polling port that should be up" g5.rdma.tar.zst "SYMBOL_ERRORS warning mlx5_0:1"
 fires "SYMBOL_ERRORS: symbol_error 7 is a warning on mlx5_1:1" g5.rdma.tar.zst "SYMBOL_ERRORS warning mlx5_1:1"
 quiet "SYMBOL_ERRORS: not on a Disabled port" g5.rdma.tar.zst SYMBOL_ERRORS mlx5_3:1
 fires "PORT_RCV_ERRORS: on mlx5_2:1" g5.rdma.tar.zst "PORT_RCV_ERRORS warning mlx5_2:1"
