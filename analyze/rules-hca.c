@@ -315,6 +315,11 @@ struct flap_port {
 	int nts, nev;
 	char *ev[MAX_EVIDENCE];
 	int nshown;
+	/* the last down of each family (0 "Link down" / "Link up", 1 "Cable
+	 * unplugged" / "Cable plugged") not yet followed by its up */
+	int pending[2];
+	int64_t pend_ts[2];
+	char *pend_text[2];
 	int64_t downed, downed2, has_downed;
 	char downed_path[512];
 };
@@ -394,6 +399,22 @@ static int restarted(sqlite3 *db, int64_t bid, const char *ibdev)
 		      "'fw_reset'", "is", bid, ibdev) > 0;
 }
 
+/* one down/up cycle of f: its down line (owned, freed here) and the up
+ * line that ended it (NULL: none) as evidence */
+static void flap_count(struct flap_port *f, int64_t t, char *down,
+		       const char *up)
+{
+	if (f->nts < (int)ARRAY_SIZE(f->ts))
+		f->ts[f->nts++] = t;
+	f->nev++;
+	if (f->nshown < MAX_EVIDENCE)
+		f->ev[f->nshown++] = down;
+	else
+		free(down);
+	if (up && f->nshown < MAX_EVIDENCE)
+		f->ev[f->nshown++] = xstrdup(up);
+}
+
 static void flap_bundle(struct rctx *rc, int64_t bid, double crit_at)
 {
 	const char *path = klog_path(rc->db, bid);
@@ -401,11 +422,19 @@ static void flap_bundle(struct rctx *rc, int64_t bid, double crit_at)
 	size_t n = 0, i;
 	sqlite3_stmt *st;
 
+	/* a flap is a cycle: a down followed by its up ("Link down" ...
+	 * "Link up", "Cable unplugged" ... "Cable plugged"), or by another
+	 * down (it came up in between), or a down whose port is up now; a
+	 * down with nothing after it on a port that is still down is not a
+	 * flap (an unplug at boot never followed by a plug: no cable, the
+	 * port down on purpose) */
 	st = db_query(rc->db, "SELECT k.ts_us, k.text, k.device, d.ibdev FROM "
 		      "klog k LEFT JOIN " IBDEV_PCI " d ON d.bundle_id = k.bundle_id "
 		      "AND d.pci_addr = k.device WHERE k.bundle_id = ? AND "
-		      "k.category = 'link_flap' AND (k.text LIKE '%: Link down%' "
-		      "OR k.text LIKE '%Cable unplugged%') ORDER BY k.rowid",
+		      "k.category IN ('link_flap', 'probe') AND (k.text LIKE "
+		      "'%: Link down%' OR k.text LIKE '%: Link up%' OR k.text LIKE "
+		      "'%Port module event: %Cable unplugged%' OR k.text LIKE "
+		      "'%Port module event: %Cable plugged%') ORDER BY k.rowid",
 		      "i", bid);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t t = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 :
@@ -415,9 +444,12 @@ static void flap_bundle(struct rctx *rc, int64_t bid, double crit_at)
 		const char *ibdev = (const char *)sqlite3_column_text(st, 3);
 		char comp[80], nd[64], ts[40], buf[1200];
 		int64_t port = 1;
+		int fam = strstr(text, "Port module event") != NULL;
+		int down = fam ? strstr(text, "Cable unplugged") != NULL :
+				 strstr(text, ": Link down") != NULL;
 		struct flap_port *f;
 
-		if (strstr(text, "Link down") && netdev_of(text, nd, sizeof(nd)) == 0) {
+		if (!fam && netdev_of(text, nd, sizeof(nd)) == 0) {
 			sqlite3_stmt *q = db_query(rc->db, "SELECT ibdev, port FROM "
 						   "netdevs WHERE bundle_id = ? AND "
 						   "name = ? AND ibdev IS NOT NULL",
@@ -440,16 +472,43 @@ static void flap_bundle(struct rctx *rc, int64_t bid, double crit_at)
 			snprintf(comp, sizeof(comp), "%s", dev ? dev : "kernel log");
 		f = flap_get(&v, &n, comp, ibdev, port);
 add:
-		if (f->nts < (int)ARRAY_SIZE(f->ts))
-			f->ts[f->nts++] = t;
-		f->nev++;
-		if (f->nshown < MAX_EVIDENCE) {
-			fmt_ts(ts, sizeof(ts), t);
-			snprintf(buf, sizeof(buf), "%s%s", ts, text);
-			f->ev[f->nshown++] = xstrdup(buf);
+		fmt_ts(ts, sizeof(ts), t);
+		snprintf(buf, sizeof(buf), "%s%s", ts, text);
+		/* a pending down is a cycle now: its up came, or another
+		 * down did (it came up in between) */
+		if (f->pending[fam]) {
+			flap_count(f, f->pend_ts[fam], f->pend_text[fam],
+				   down ? NULL : buf);
+			f->pending[fam] = 0;
+			f->pend_text[fam] = NULL;
+		}
+		if (down) {
+			f->pending[fam] = 1;
+			f->pend_ts[fam] = t;
+			f->pend_text[fam] = xstrdup(buf);
 		}
 	}
 	db_done(st);
+	/* the downs nothing followed: a flap only if the port is up now */
+	for (i = 0; i < n; i++) {
+		struct flap_port *f = &v[i];
+		int fam, up = f->ibdev[0] && db_int(rc->db, "SELECT count(*) "
+						    "FROM ports WHERE bundle_id = ? "
+						    "AND ibdev = ? AND port = ? AND "
+						    "state = 4", "isi", bid,
+						    f->ibdev, f->port) > 0;
+
+		for (fam = 0; fam < 2; fam++) {
+			if (!f->pending[fam])
+				continue;
+			if (up)
+				flap_count(f, f->pend_ts[fam], f->pend_text[fam],
+					   NULL);
+			else
+				free(f->pend_text[fam]);
+			f->pending[fam] = 0;
+		}
+	}
 	st = db_query(rc->db, "SELECT c.ibdev, c.port, c.value, c.value2, c.path, "
 		      "c.interval_ms FROM counters c WHERE c.bundle_id = ? AND "
 		      "c.kind = 'pma' AND c.name = 'link_downed' AND (c.value > 0 "
@@ -476,6 +535,9 @@ add:
 		int grew = f->has_downed && f->downed2 > f->downed;
 		int64_t fid;
 
+		/* only up lines, or downs that were no cycle */
+		if (!f->nev && !f->has_downed)
+			goto next;
 		if (f->ibdev[0] && down_on_purpose(rc->db, bid, f->ibdev, f->port))
 			goto next;
 		/* the one step of a driver restart or firmware reset */
@@ -860,7 +922,7 @@ const struct rule rules_hca[] = {
 		.severity = SEV_WARNING,
 		.title = "link went down and up (kernel log, LinkDownedCounter)",
 		.needs = "",
-		.evidence = "rdma-collect/klog/kmsg.txt \"<if>: Link down\" and \"Port module event: module N, Cable unplugged\"; sys/class/infiniband/<dev>/ports/<n>/counters/link_downed (and its --sample second read); critical at flaps_critical events within 24 h or a growing counter. The switch side: LinkDownedCounter of the peer port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json), a warning",
+		.evidence = "rdma-collect/klog/kmsg.txt \"<if>: Link down\" ... \"<if>: Link up\" and \"Port module event: module N, Cable unplugged\" ... \"Cable plugged\": only a cycle counts, a down followed by its up, by another down, or on a port that is up now (a down never followed on a port still down is a port down, not a flap: an unplug at boot with no plug is no cable, PORT_DOWN info); sys/class/infiniband/<dev>/ports/<n>/counters/link_downed (and its --sample second read); critical at flaps_critical events within 24 h or a growing counter. The switch side: LinkDownedCounter of the peer port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json), a warning",
 		.remediation = "Find which side drops the link: mlxlink -d <dev> -m -e -c for BER and the eye, the switch port's counters (perfquery -x <lid> <port> / ibportstate), and reseat or replace the cable; a link that flaps repeatedly breaks NCCL jobs (retry exceeded) and should be drained until fixed.",
 		.check = link_flapping_both,
 	},

@@ -216,6 +216,42 @@ quiet "LINK_FLAPPING: never on a port down on purpose (no cable)" g4.rdma.tar.zs
 fires "LINK_FLAPPING: a Polling port with a cable plugged is not down on purpose" g4.rdma.tar.zst "LINK_FLAPPING warning mlx5_5:1"
 quiet "LINK_FLAPPING: a driver restart's single link_downed step is not flapping" g4.rdma.tar.zst LINK_FLAPPING mlx5_4:1
 fires "LINK_FLAPPING: link_downed 1 without a restart is a warning" g4.rdma.tar.zst "LINK_FLAPPING warning mlx5_6:1"
+# only a cycle counts: a down followed by its up (or by another down, or
+# the port up now).  mlx5_0: two down/up cycles, then a last "Link down"
+# with the port Polling (its cable plugged at boot: it should be up);
+# mlx5_1: one "Link down" and never up since: a port down, not a flap
+cp -a roce r7
+for x in mlx5_0 mlx5_1; do
+	echo "1: DOWN" >r7/sys/class/infiniband/$x/ports/1/state
+	echo "2: Polling" >r7/sys/class/infiniband/$x/ports/1/phys_state
+done
+kmsg r7 "6,100,3600000000" "mlx5_core 0000:17:00.0 ens1f0np0: Link down" 0000:17:00.0
+kmsg r7 "6,101,3605000000" "mlx5_core 0000:17:00.0 ens1f0np0: Link up" 0000:17:00.0
+kmsg r7 "6,102,7200000000" "mlx5_core 0000:17:00.0 ens1f0np0: Link down" 0000:17:00.0
+kmsg r7 "6,103,7205000000" "mlx5_core 0000:17:00.0 ens1f0np0: Link up" 0000:17:00.0
+kmsg r7 "6,104,9000000000" "mlx5_core 0000:17:00.0 ens1f0np0: Link down" 0000:17:00.0
+kmsg r7 "6,105,9000000100" "mlx5_core 0000:17:00.1 ens1f1np1: Link down" 0000:17:00.1
+collect r7 r7.rdma.tar.zst
+fires "LINK_FLAPPING: two down/up cycles in 24 h are critical" r7.rdma.tar.zst "LINK_FLAPPING critical mlx5_0:1"
+contains "LINK_FLAPPING: the last down, never up again, is no cycle" \
+	"$(summary r7.rdma.tar.zst LINK_FLAPPING mlx5_0:1)" "went down 2 times"
+quiet "LINK_FLAPPING: one Link down and never up: a port down, not a flap" r7.rdma.tar.zst LINK_FLAPPING mlx5_1:1
+# "Cable unplugged" at boot with no plug after: no cable (the port is
+# down on purpose, PORT_DOWN info), not a flap
+cp -a gpu g8
+kmsg g8 "6,900,3300000000" "mlx5_core 0000:34:00.0: Port module event: module 0, Cable unplugged" 0000:34:00.0
+echo "1: DOWN" >g8/sys/class/infiniband/mlx5_2/ports/1/state
+echo "2: Polling" >g8/sys/class/infiniband/mlx5_2/ports/1/phys_state
+collect g8 g8.rdma.tar.zst
+quiet "LINK_FLAPPING: an unplug never followed by a plug is no flap" g8.rdma.tar.zst LINK_FLAPPING mlx5_2:1
+check_eq "LINK_FLAPPING: ... and the port is down on purpose (PORT_DOWN info)" \
+	"$(sev g8.rdma.tar.zst PORT_DOWN mlx5_2:1)" info
+# an unplug followed by a plug on a port that is up: one cycle
+cp -a gpu g9
+kmsg g9 "6,900,7000000000" "mlx5_core 0000:34:00.0: Port module event: module 0, Cable unplugged" 0000:34:00.0
+kmsg g9 "6,901,7030000000" "mlx5_core 0000:34:00.0: Port module event: module 0, Cable plugged" 0000:34:00.0
+collect g9 g9.rdma.tar.zst
+fires "LINK_FLAPPING: one unplug/plug cycle is a warning" g9.rdma.tar.zst "LINK_FLAPPING warning mlx5_2:1"
 collect roce r4s.rdma.tar.zst --sample 1
 mkdir r4s && tar --zstd -xf r4s.rdma.tar.zst -C r4s
 echo 3 >r4s/rdma-collect/sample/sys/class/infiniband/mlx5_1/ports/1/counters/link_downed
