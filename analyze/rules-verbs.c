@@ -90,8 +90,8 @@ const struct rule rules_verbs[] = {
 		.severity = SEV_WARNING,
 		.title = "active_mtu below max_mtu",
 		.needs = "verbs",
-		.evidence = "rdma-collect/verbs/<dev>.json ports[].active_mtu, max_mtu; RoCE: sys/class/net/<if>/mtu",
-		.remediation = "The path MTU is smaller than the port can do: on InfiniBand raise the partition MTU in the subnet manager (opensm partitions.conf mtu=5 for 4096); on RoCE raise the netdev MTU (and the switch's) so that 4096 fits (MTU 4200 or 9000).",
+		.evidence = "rdma-collect/verbs/<dev>.json ports[].active_mtu, max_mtu; RoCE: sys/class/net/<if>/mtu. InfiniBand: a warning. RoCE: the active MTU is the largest IB MTU that fits the netdev MTU less the RoCE v2 headers (96 bytes), so the Ethernet default 1500 gives 1024: at a netdev MTU of 1500 or more that limits it, info (the configuration, not a fault); a warning when the netdev would allow more than active_mtu, or its MTU is below 1500",
+		.remediation = "The path MTU is smaller than the port can do: on InfiniBand raise the partition MTU in the subnet manager (opensm partitions.conf mtu=5 for 4096); on RoCE raise the netdev MTU (and the switch's, end to end) so that 4096 fits (MTU 4200 or 9000); at the Ethernet default 1500 RoCE runs 1024-byte packets by design, which is fine where the fabric is meant to run at 1500.",
 		.sql = "WITH q AS (SELECT p.*, n.mtu AS nmtu, "
 		       ROCE_ALLOWED("n.mtu") " AS allowed FROM ports p JOIN "
 		       "todo_rule t ON t.bundle_id = p.bundle_id LEFT JOIN netdevs n "
@@ -102,10 +102,12 @@ const struct rule rules_verbs[] = {
 		       "CASE WHEN link_layer = 'Ethernet' AND allowed IS NOT NULL "
 		       "AND active_mtu >= allowed THEN 'netdev ' || netdev || ' MTU ' "
 		       "|| nmtu || ' limits the RDMA MTU of ' || ibdev || ':' || port "
-		       "|| ' to ' || active_mtu || ' (max_mtu ' || max_mtu || '); "
-		       "jumbo frames (>= 4192) allow 4096' || CASE WHEN nmtu < 1500 "
-		       "THEN '; the netdev MTU is below the Ethernet default 1500' "
-		       "ELSE '' END "
+		       "|| ' to ' || active_mtu || ' (max_mtu ' || max_mtu || '): "
+		       "RoCE moves the largest IB MTU that fits the netdev MTU less "
+		       "its 96 bytes of headers' || CASE WHEN nmtu < 1500 THEN '; "
+		       "the netdev MTU is below the Ethernet default 1500' ELSE "
+		       "', as configured' END || '; jumbo frames (netdev and switch "
+		       "MTU >= 4192, e.g. 9000) allow 4096' "
 		       "WHEN link_layer = 'Ethernet' AND allowed IS NOT NULL THEN "
 		       "'active_mtu ' || active_mtu || ' on ' || ibdev || ':' || port "
 		       "|| ' is below the ' || allowed || ' that netdev ' || netdev || "
@@ -116,9 +118,20 @@ const struct rule rules_verbs[] = {
 		       "active_mtu || ', max_mtu ' || max_mtu || CASE WHEN nmtu IS "
 		       "NOT NULL AND link_layer = 'Ethernet' THEN char(10) || "
 		       "'sys/class/net/' || netdev || '/mtu\t' || nmtu ELSE '' END, "
-		       /* a warning even at the Ethernet default 1500, as
-			* CHECKS.md has it: RDMA then moves 1024-byte packets */
-		       "NULL FROM q ORDER BY bundle_id, ibdev, port",
+		       /* RoCE at a netdev MTU the port follows: info.  The
+			* kernel's active_mtu of a RoCE port is iboe_get_mtu()
+			* of the netdev MTU, so 1024 at the Ethernet default
+			* 1500 is the netdev's setting working as designed (a
+			* choice: many RoCE fabrics run at 1500), not a fault;
+			* the finding still says what jumbo frames would give.
+			* A warning stays where something is off: the netdev
+			* would allow more than active_mtu (the port did not
+			* follow it), a netdev MTU below the Ethernet default,
+			* an unknown netdev MTU, and InfiniBand (the SM's
+			* partition MTU) */
+		       "CASE WHEN link_layer = 'Ethernet' AND allowed IS NOT NULL "
+		       "AND active_mtu >= allowed AND nmtu >= 1500 THEN 0 END "
+		       "FROM q ORDER BY bundle_id, ibdev, port",
 	},
 	{
 		.id = "ROCE_NO_V2_IPV4_GID",
