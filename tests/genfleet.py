@@ -499,12 +499,16 @@ def run_real(n, args, tmp, times, rc_dir):
 		      "COUNTER_GROWING", "absent")
 		truth(n, "*", kind, comp, "", "SYMBOL_ERRORS", "implied")
 		truth(n, "*", kind, comp, "", "COUNTER_OUTLIER", "implied")
+		truth(n, "*", kind, comp, "symbol_error at its 16-bit maximum",
+		      "COUNTER_SATURATED", "required")
 	elif kind == "sat32":
 		p = cnt("port_xmit_wait")
 		late[p] = [U32] * S
 		truth(n, "*", kind, comp, "port_xmit_wait %s" % ",".join(map(str, late[p])),
 		      "COUNTER_GROWING", "absent")
 		truth(n, "*", kind, comp, "", "XMIT_WAIT_HIGH", "implied")
+		truth(n, "*", kind, comp, "port_xmit_wait at its 32-bit maximum",
+		      "COUNTER_SATURATED", "required")
 
 	klog_rows = []
 	for s, t in enumerate(times):
