@@ -45,8 +45,13 @@
  *    year ("Nov 29 21:04") gives no mtime; plain ls gives the names only.
  *  - sminfo, perfquery, iblinkinfo: rdma-collect/mad/<ibdev>.<port>.json,
  *    merged with what an earlier one wrote; the port comes from the sos
- *    name, else from the LID perfquery prints, else the first Active IB
- *    port the import knows.  iblinkinfo also gives
+ *    name, else from the LID perfquery prints, else (sminfo) the first
+ *    Active IB port the import knows.  What is no local port's is the
+ *    fabric's, kept as such: a perfquery block of any other LID goes to
+ *    rdma-collect/fabric/fabric.json as that LID's port counters
+ *    (imp-fabric-text.c merges it with what iblinkinfo tells of the
+ *    node).
+ *    iblinkinfo also gives
  *    rdma-collect/fabric/fabric.json: nodes in the printed order, a CA's
  *    node GUID from sysfs when the port is local, else its first port's
  *    GUID (iblinkinfo prints none); supported widths and speeds are only
@@ -1807,8 +1812,7 @@ static int pq_header(const char *s, int *ext, unsigned *lid, unsigned *port,
 }
 
 /* a local port's counters also as its sysfs counters/ files, when the
- * LID perfquery printed is that port's (not a remote port's counters
- * attached to the first local port) */
+ * LID perfquery printed is that port's */
 static int pq_sysfs(struct imp *im, const char *origin, const char *dev,
 		    unsigned port, unsigned lid,
 		    const unsigned long long val[], const signed char got[])
@@ -1830,95 +1834,248 @@ static int pq_sysfs(struct imp *im, const char *origin, const char *dev,
 	return 0;
 }
 
+#define PQ_MAX 256		/* ports in one output (perfquery -a of a switch) */
+#define PC_N ARRAY_SIZE(pc_names)
+
+/* one port's counters: its basic block and its -x block, as printed */
+struct pq_port {
+	unsigned lid, port;
+	long long cap, cap2;
+	unsigned long long v[2][PC_N];	/* [0] basic, [1] extended */
+	signed char has[2][PC_N];
+	int blocks[2];
+};
+
+/* the ten fields of the basic PortCountersExtended (schema/BUNDLE.md):
+ * the rest of what -x prints are PortCounters' error counters */
+static int pc_ext_field(size_t i)
+{
+	return i < 2 || (i >= 16 && i != 20);
+}
+
+/* one group of a port's counters.  As printed (local: each block its
+ * group), or as the fabric document holds them (fabric): the ten basic
+ * fields of -x in PortCountersExtended, the error counters in
+ * PortCounters whichever block printed them, where the fabric checks
+ * read them */
+static void pq_group(struct json *j, const char *key, const struct pq_port *q,
+		     int ext, int fabric)
+{
+	size_t i;
+	int any = 0, b;
+
+	for (i = 0; i < PC_N; i++) {
+		b = ext;
+		if (fabric && ext && !pc_ext_field(i))
+			continue;
+		if (fabric && !ext && !pc_ext_field(i) && !q->has[0][i])
+			b = 1;
+		if (!q->has[b][i])
+			continue;
+		if (!any++)
+			json_obj_open(j, key);
+		json_uint(j, pc_names[i], q->v[b][i]);
+	}
+	if (any)
+		json_obj_close(j);
+}
+
+static void pq_cap(struct json *j, const struct pq_port *q)
+{
+	if (q->cap < 0)
+		return;
+	json_obj_open(j, "ClassPortInfo");
+	json_uint(j, "CapabilityMask", (unsigned long long)q->cap);
+	if (q->cap2 >= 0)
+		json_uint(j, "CapabilityMask2", (unsigned long long)q->cap2);
+	json_obj_close(j);
+}
+
+/* a local port's: its mad document's local.pma, and sysfs counters/ */
+static int pq_local(struct imp *im, const char *origin, const struct pq_port *q,
+		    const char *dev, unsigned tport)
+{
+	unsigned long long val[PC_N];
+	signed char got[PC_N];
+	struct buf f = BUF_INIT;
+	struct json j;
+	size_t i;
+	int rc;
+
+	json_init(&j, &f, 0);
+	json_obj_open(&j, NULL);
+	json_obj_open(&j, "local");
+	json_obj_open(&j, "pma");
+	pq_cap(&j, q);
+	if (q->blocks[0])
+		pq_group(&j, "PortCounters", q, 0, 0);
+	if (q->blocks[1])
+		pq_group(&j, "PortCountersExtended", q, 1, 0);
+	json_obj_close(&j);
+	json_obj_open(&j, "portinfo");
+	json_uint(&j, "Lid", q->lid);
+	json_obj_close(&j);
+	json_obj_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+	if (tport != q->port && q->port != 0)
+		imp_note(im, "%s: port %u printed, %s port %u named", origin,
+			 q->port, dev, tport);
+	rc = mad_put(im, origin, dev, tport, &f);
+	buf_release(&f);
+	/* the 64-bit data and packet counters win, as in sysfs */
+	for (i = 0; i < PC_N; i++) {
+		got[i] = q->has[1][i] ? 1 : q->has[0][i] ? 0 : -1;
+		val[i] = got[i] >= 0 ? q->v[got[i]][i] : 0;
+	}
+	if (!rc && q->port == tport)
+		rc = pq_sysfs(im, origin, dev, q->port, q->lid, val, got);
+	return rc;
+}
+
+/* ports of other nodes (a switch's, a remote LID's, or any port when no
+ * local one is known): their counters in the fabric document, one node
+ * per LID, as a fabric scan holds them */
+static int pq_fabric(struct imp *im, const char *origin,
+		     const struct pq_port *q, const int *remote, size_t n)
+{
+	struct buf f = BUF_INIT;
+	struct json j;
+	struct jv *nodes;
+	size_t i, k;
+	int rc;
+
+	json_init(&j, &f, 0);
+	json_arr_open(&j, NULL);
+	for (i = 0; i < n; i++) {
+		int first = 1;
+
+		for (k = 0; k < i && first; k++)
+			first = !(remote[k] && q[k].lid == q[i].lid);
+		if (!remote[i] || !first)
+			continue;
+		json_obj_open(&j, NULL);
+		json_uint(&j, "lid", q[i].lid);
+		if (q[i].cap >= 0) {
+			json_obj_open(&j, "pma");
+			pq_cap(&j, &q[i]);
+			json_obj_close(&j);
+		}
+		json_arr_open(&j, "ports");
+		for (k = i; k < n; k++) {
+			if (!remote[k] || q[k].lid != q[i].lid)
+				continue;
+			json_obj_open(&j, NULL);
+			json_uint(&j, "port", q[k].port);
+			json_uint(&j, "lid", q[k].lid);
+			json_obj_open(&j, "pma");
+			pq_group(&j, "PortCounters", &q[k], 0, 1);
+			pq_group(&j, "PortCountersExtended", &q[k], 1, 1);
+			json_obj_close(&j);
+			json_obj_close(&j);
+		}
+		json_arr_close(&j);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_end(&j);
+	nodes = jparse(f.buf, f.len, NULL, 0);
+	buf_release(&f);
+	if (!nodes)
+		return error("imp-ib: perfquery: bad fabric fragment");	/* a bug */
+	rc = imp_fabric_merge(im, origin, nodes);
+	jfree(nodes);
+	return rc;
+}
+
 int ib_perfquery(struct imp *im, const char *text, size_t len,
 			   const char *origin, const char *arg)
 {
 	struct lines r = { text, text + len };
 	char line[LINE_MAX_IB], dev[64], name[64], *s, *d;
-	unsigned lid = 0, port = 0, tport;
-	long long cap, cap2;
+	struct pq_port *q = NULL, *cur = NULL;
+	int *remote = NULL, ext = 0, rc = 0, named, nremote = 0;
 	unsigned long long v;
-	struct buf f = BUF_INIT;
-	struct json j;
-	int ext = 0, blocks = 0, rc = 1, in = 0;
-	unsigned long long val[ARRAY_SIZE(pc_names)];
-	signed char got[ARRAY_SIZE(pc_names)];	/* -1 none, 0 basic, 1 ext */
-	size_t i;
+	unsigned tport, sums = 0, over = 0;
+	size_t n = 0, i;
 
-	memset(got, -1, sizeof(got));
-	json_init(&j, &f, 0);
-	json_obj_open(&j, NULL);
-	json_obj_open(&j, "local");
-	json_obj_open(&j, "pma");
 	while (line_next(&r, line, sizeof(line))) {
 		s = trim(line);
 		if (s[0] == '#') {
 			unsigned l, p;
+			long long cap, cap2;
 
 			if (pq_header(s, &ext, &l, &p, &cap, &cap2))
 				continue;
-			if (blocks && (l != lid || p != port))
-				break;	/* another port: perfquery -a or a second run */
+			cur = NULL;
 			if (p == 255) {
-				imp_note(im, "%s: counters of all ports summed: not "
-					 "kept", origin);
-				break;
+				sums++;	/* perfquery -a: every port summed */
+				continue;
 			}
-			if (in)
-				json_obj_close(&j);
-			lid = l;
-			port = p;
-			if (cap >= 0 && !blocks) {
-				json_obj_open(&j, "ClassPortInfo");
-				json_uint(&j, "CapabilityMask", (unsigned long long)cap);
-				if (cap2 >= 0)
-					json_uint(&j, "CapabilityMask2",
-						  (unsigned long long)cap2);
-				json_obj_close(&j);
+			for (i = 0; i < n && !cur; i++)
+				if (q[i].lid == l && q[i].port == p)
+					cur = &q[i];
+			if (!cur && n >= PQ_MAX) {
+				over++;
+				continue;
 			}
-			json_obj_open(&j, ext ? "PortCountersExtended" : "PortCounters");
-			in = 1;
-			blocks++;
+			if (!cur) {
+				q = xrealloc(q, (n + 1) * sizeof(*q));
+				cur = &q[n++];
+				memset(cur, 0, sizeof(*cur));
+				memset(cur->has, 0, sizeof(cur->has));
+				cur->lid = l;
+				cur->port = p;
+				cur->cap = cap;
+				cur->cap2 = cap2;
+			} else if (cap >= 0 && cur->cap < 0) {
+				cur->cap = cap;
+				cur->cap2 = cap2;
+			}
+			cur->blocks[ext]++;
 			continue;
 		}
-		if (!in || !(d = strchr(s, ':')) || (size_t)(d - s) >= sizeof(name))
+		if (!cur || !(d = strchr(s, ':')) || (size_t)(d - s) >= sizeof(name))
 			continue;
 		memcpy(name, s, (size_t)(d - s));
 		name[d - s] = 0;
 		while (*++d == '.')
 			;
-		for (i = 0; i < ARRAY_SIZE(pc_names) && strcmp(pc_names[i], name); i++)
+		for (i = 0; i < PC_N && strcmp(pc_names[i], name); i++)
 			;
-		if (i == ARRAY_SIZE(pc_names) || num(d, 0, UINT64_MAX, &v))
+		if (i == PC_N || num(d, 0, UINT64_MAX, &v))
 			continue;
-		json_uint(&j, name, v);
-		/* the 64-bit data and packet counters win, as in sysfs */
-		if (got[i] <= ext) {
-			val[i] = v;
-			got[i] = (signed char)ext;
-		}
+		cur->v[ext][i] = v;
+		cur->has[ext][i] = 1;
 	}
-	if (in)
-		json_obj_close(&j);
-	json_obj_close(&j);	/* pma */
-	json_obj_open(&j, "portinfo");
-	json_uint(&j, "Lid", lid);
-	json_obj_close(&j);
-	json_obj_close(&j);	/* local */
-	json_obj_close(&j);
-	json_end(&j);
-	if (blocks && !mad_target(im, "perfquery", arg, lid, dev, sizeof(dev), &tport)) {
-		if (tport != port && port != 0)
-			imp_note(im, "%s: port %u printed, %s port %u named", origin,
-				 port, dev, tport);
-		rc = mad_put(im, origin, dev, tport, &f);
-		if (!rc && port == tport)
-			rc = pq_sysfs(im, origin, dev, port, lid, val, got);
-	} else if (blocks) {
-		rc = 0;
+	if (sums)
+		imp_dropped(im, "%s: %u block(s) of every port's counters summed "
+			    "(port 255, perfquery -a): no one port's, not kept",
+			    origin, sums);
+	if (over)
+		imp_dropped(im, "%s: %u block(s) past the first %d ports: not "
+			    "kept", origin, over, PQ_MAX);
+	if (!n) {
+		rc = sums || over ? 0 : 1;
+		goto out;
 	}
-	buf_release(&f);
-	return rc;
+	/* whose counters: the port sos named, a local port by its LID;
+	 * any other LID is another node's port (a switch's, most often) */
+	remote = xcalloc(n, sizeof(*remote));
+	named = !arg_port(arg, dev, sizeof(dev), &tport);
+	for (i = 0; i < n && rc >= 0; i++) {
+		if ((named && i == 0) ||
+		    (!named && !known_port(im, q[i].lid, dev, sizeof(dev), &tport)))
+			rc = pq_local(im, origin, &q[i], dev, tport);
+		else
+			remote[i] = 1, nremote++;
+	}
+	if (rc >= 0 && nremote)
+		rc = pq_fabric(im, origin, q, remote, n);
+out:
+	free(remote);
+	free(q);
+	return rc < 0 ? -1 : rc;
 }
 
 /* --- iblinkinfo --- */
@@ -2305,17 +2462,13 @@ static int li_fabric(struct imp *im, const char *origin,
 {
 	struct buf out = BUF_INIT;
 	struct json j;
+	struct jv *nodes;
 	char g[24];
 	size_t i, k;
 	int rc;
 
 	json_init(&j, &out, 0);
-	json_obj_open(&j, NULL);
-	json_str(&j, "status", "ok");
-	json_null(&j, "reason");
-	json_arr_open(&j, "errors");
-	json_arr_close(&j);
-	json_arr_open(&j, "nodes");
+	json_arr_open(&j, NULL);
 	for (i = 0; i < li->nn; i++) {
 		const struct lnode *n = &li->n[i];
 
@@ -2367,11 +2520,15 @@ static int li_fabric(struct imp *im, const char *origin,
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
-	json_obj_close(&j);
 	json_end(&j);
-	rc = imp_put(im, "rdma-collect/fabric/fabric.json", out.buf, out.len,
-		     origin, IMP_DERIVED);
+	/* merged with what perfquery (or ibnetdiscover) told of the same
+	 * nodes, read before or after */
+	nodes = jparse(out.buf, out.len, NULL, 0);
 	buf_release(&out);
+	if (!nodes)
+		return error("imp-ib: iblinkinfo: bad fabric fragment");
+	rc = imp_fabric_merge(im, origin, nodes);
+	jfree(nodes);
 	return rc;
 }
 

@@ -167,6 +167,14 @@ void imp_ident(struct imp *im, const char *key, const char *value);
 void imp_note(struct imp *im, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* What a fabric tool's text proves about the subnet (imp-fabric-text.c):
+ * nodes, a JSON array of rdma-collect/fabric/fabric.json nodes, merged
+ * into the stored document -- the same node (GUID, else a LID in common)
+ * member by member and port by port, the newer text winning.  A node
+ * known only by a LID has no "guid".  0, or -1 on a limit. */
+struct jv;
+int imp_fabric_merge(struct imp *im, const char *origin, const struct jv *nodes);
+
 /* --- inputs and kinds --- */
 
 /* one input file: its name relative to the input's top folder (an

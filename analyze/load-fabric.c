@@ -389,7 +389,11 @@ static int fabric_node(struct ld *l, struct scan *s, const struct jv *nd)
 	int64_t type = num(nd, "type", 0, 255);
 	size_t i;
 
-	if (!guid(jget(nd, "guid"), ng))
+	/* a node an import knows only by a LID (a perfquery of a remote
+	 * port, a redacted GUID) has no guid: keyed "LID <n>" */
+	if (!jget(nd, "guid") && num(nd, "lid", 1, MAX_LID) > 0)
+		snprintf(ng, sizeof(ng), "LID %" PRId64, num(nd, "lid", 1, MAX_LID));
+	else if (!guid(jget(nd, "guid"), ng))
 		return 0;
 	if (ld_exec(l, "INSERT OR REPLACE INTO fabric_nodes (bundle_id, guid, "
 		    "type, desc, num_ports, lid, system_guid, vendor_id, "

@@ -499,6 +499,31 @@ static const char *line_of(const struct bundle_r *b, const char *path)
 	return b && br_line(b, path, buf, sizeof(buf)) ? buf : "(absent)";
 }
 
+/* what became of an input file: its parts' statuses, the first that is
+ * not "read", else "read" */
+static const char *import_status(const struct bundle_r *b, const char *file)
+{
+	static char buf[32];
+	struct jv *m = b ? br_json(b, "manifest.json") : NULL;
+	const struct jv *in = jget(jget(m, "import"), "inputs");
+	size_t i;
+
+	snprintf(buf, sizeof(buf), "(absent)");
+	for (i = 0; i < jlen(in); i++) {
+		const char *st = jstr(jat(in, i), "status");
+
+		if (!jstr(jat(in, i), "file") || strcmp(jstr(jat(in, i), "file"),
+							 file) || !st)
+			continue;
+		if (strcmp(st, "read") || !strcmp(buf, "(absent)"))
+			snprintf(buf, sizeof(buf), "%s", st);
+		if (strcmp(st, "read"))
+			break;
+	}
+	jfree(m);
+	return buf;
+}
+
 /* a JSON member of a stored document as text */
 static const char *json_of(const struct bundle_r *b, const char *path,
 			   const char *a, const char *c, const char *d)
@@ -779,8 +804,81 @@ static void refdata(void)
 		"0x7cfe90030016aef1", "sminfo: guid");
 	T_STREQ(json_of(b, MAD "mlx5_5.1.json", "sminfo", "SmState", NULL), "3",
 		"sminfo: state");
-	T_STREQ(json_of(b, MAD "mlx5_5.1.json", "local", "pma", "PortCountersExtended"),
-		"(other)", "perfquery -x: extended counters merged in");
+	/* LID 1719 is not mlx5_5's (987): another node's port, kept as the
+	 * fabric's, not as the local port's counters */
+	T_STREQ(json_of(b, MAD "mlx5_5.1.json", "local", "pma", NULL),
+		"(absent)", "perfquery -x of a remote LID: not the local port's");
+	{
+		struct jv *f = br_json(b, "rdma-collect/fabric/fabric.json");
+		const struct jv *n = jat(jget(f, "nodes"), 0);
+		const struct jv *pma = jget(jat(jget(n, "ports"), 0), "pma");
+
+		T_OK(jlen(jget(f, "nodes")) == 1 && !jget(n, "guid") &&
+		     jint(n, "lid", 0) == 1719 &&
+		     jint(jat(jget(n, "ports"), 0), "port", 0) == 1 &&
+		     juint(jget(pma, "PortCountersExtended"), "PortXmitData", 0) ==
+		     36298026860928ULL &&
+		     jget(jget(pma, "PortCounters"), "LinkErrorRecoveryCounter") &&
+		     !jget(jget(pma, "PortCountersExtended"), "SymbolErrorCounter"),
+		     "perfquery -x of a remote LID: that port's counters in the "
+		     "fabric document, error counters as PortCounters");
+		jfree(f);
+	}
+	br_free(b);
+	b = import_texts("ibstat", ibstat_ndr, "perfquery",
+			 "# Port counters: Lid 987 port 1 (CapMask: 0x5300)\n"
+			 "SymbolErrorCounter:..............3\n", NULL);
+	T_STREQ(json_of(b, MAD "mlx5_5.1.json", "local", "pma", "PortCounters"),
+		"(other)", "perfquery of the local port's LID: the local port's");
+	T_STREQ(line_of(b, SYS "mlx5_5/ports/1/counters/symbol_error"), "3",
+		"perfquery of the local port's LID: its sysfs counters");
+	T_STREQ(json_of(b, "rdma-collect/fabric/fabric.json", "nodes", NULL, NULL),
+		"(absent)", "perfquery of the local port: nothing of the fabric");
+	br_free(b);
+	/* a lone perfquery: several blocks of one switch LID in one file,
+	 * a "# perfquery" root prompt above them; iblinkinfo, read after,
+	 * names the switch and keeps the counters */
+	b = import_texts("0x7cfe9003009ce5b0.out",
+			 "# perfquery -x 2 17\n"
+			 "# Port extended counters: Lid 2 port 17 (CapMask: 0x5300 CapMask2: 0x0000002)\n"
+			 "PortXmitData:....................100\n"
+			 "PortXmitDiscards:................20046\n"
+			 "# Port extended counters: Lid 2 port 18 (CapMask: 0x5300 CapMask2: 0x0000002)\n"
+			 "PortXmitData:....................200\n"
+			 "LinkDownedCounter:...............1\n"
+			 "# Port counters: Lid 2 port 255 (CapMask: 0x5300)\n"
+			 "PortXmitData:....................300\n",
+			 "iblinkinfo", linkinfo_edr, NULL);
+	{
+		struct jv *f = br_json(b, "rdma-collect/fabric/fabric.json");
+		const struct jv *n = jget(f, "nodes"), *sw = NULL, *p17 = NULL,
+				*p18 = NULL;
+		size_t i;
+
+		for (i = 0; i < jlen(n); i++)
+			if (jint(jat(n, i), "lid", 0) == 2)
+				sw = jat(n, i);
+		for (i = 0; i < jlen(jget(sw, "ports")); i++) {
+			const struct jv *p = jat(jget(sw, "ports"), i);
+
+			if (jint(p, "port", 0) == 17)
+				p17 = p;
+			if (jint(p, "port", 0) == 18)
+				p18 = p;
+		}
+		T_OK(jlen(n) == 2 && sw && !strcmp(jstr(sw, "guid"),
+						   "0x506b4b0300820910") &&
+		     jint(p17, "width_active", 0) == 2 &&
+		     juint(jget(jget(p17, "pma"), "PortCounters"),
+			   "PortXmitDiscards", 0) == 20046 &&
+		     juint(jget(jget(p18, "pma"), "PortCounters"),
+			   "LinkDownedCounter", 0) == 1,
+		     "perfquery blocks of a switch, then iblinkinfo: one node, "
+		     "links and counters port by port");
+		jfree(f);
+	}
+	T_STREQ(import_status(b, "0x7cfe9003009ce5b0.out"), "partial",
+		"perfquery -a's summed port 255: said dropped");
 	br_free(b);
 	b = import_texts("sminfo_-C_mlx5_0_-P_1",
 			 "sminfo: sm lid 2 sm guid 0x2c90200259201, activity count "
