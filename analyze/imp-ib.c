@@ -50,7 +50,7 @@
  *    fabric's, kept as such: a perfquery block of any other LID goes to
  *    rdma-collect/fabric/fabric.json as that LID's port counters
  *    (imp-fabric-text.c merges it with what iblinkinfo tells of the
- *    node).
+ *    node), a sminfo with no local port known to mad/sminfo.json.
  *    iblinkinfo also gives
  *    rdma-collect/fabric/fabric.json: nodes in the printed order, a CA's
  *    node GUID from sysfs when the port is local, else its first port's
@@ -258,7 +258,8 @@ static void merge(struct json *j, const char *key, const struct jv *old,
 }
 
 /* a mad document: frag merged into the stored one; "status" follows
- * "errors" */
+ * "errors".  ibdev NULL: the SMInfo of a port the input does not name
+ * (a lone sminfo), rdma-collect/mad/sminfo.json, without ibdev and port */
 static int mad_put(struct imp *im, const char *origin, const char *ibdev,
 		   unsigned port, const struct buf *frag)
 {
@@ -270,7 +271,10 @@ static int mad_put(struct imp *im, const char *origin, const char *ibdev,
 	size_t plen, i;
 	int rc;
 
-	snprintf(path, sizeof(path), MAD_DIR "/%s.%u.json", ibdev, port);
+	if (ibdev)
+		snprintf(path, sizeof(path), MAD_DIR "/%s.%u.json", ibdev, port);
+	else
+		snprintf(path, sizeof(path), MAD_DIR "/sminfo.json");
 	new = jparse(frag->buf, frag->len, err, sizeof(err));
 	if (!new)
 		return error("imp-ib: %s", err);	/* our own text: a bug */
@@ -279,8 +283,10 @@ static int mad_put(struct imp *im, const char *origin, const char *ibdev,
 		old = jparse(prev, plen, NULL, 0);
 	json_init(&j, &out, 0);
 	json_obj_open(&j, NULL);
-	json_str(&j, "ibdev", ibdev);
-	json_int(&j, "port", port);
+	if (ibdev) {
+		json_str(&j, "ibdev", ibdev);
+		json_int(&j, "port", port);
+	}
 	json_str(&j, "status", jlen(jget(new, "errors")) ||
 		 jlen(jget(old, "errors")) ? "partial" : "ok");
 	for (i = 0; old && old->t == J_OBJ && i < old->n; i++) {
@@ -363,20 +369,6 @@ static int known_port(const struct imp *im, unsigned lid, char *dev, size_t n,
 	}
 	free(devs);
 	return found ? 0 : -1;
-}
-
-static int mad_target(struct imp *im, const char *tool, const char *arg,
-		      unsigned lid, char *dev, size_t n, unsigned *port)
-{
-	if (!arg_port(arg, dev, n, port))
-		return 0;
-	if (lid && !known_port(im, lid, dev, n, port))
-		return 0;
-	if (!known_port(im, 0, dev, n, port))
-		return 0;
-	imp_note(im, "%s: no local InfiniBand port known to attach it to "
-		 "(name it %s_-C_CA_-P_PORT, or add ibstat)", tool, tool);
-	return -1;
 }
 
 static int li_stored(struct imp *im, const char *origin);
@@ -1703,52 +1695,138 @@ int ib_ls_infiniband(struct imp *im, const char *text, size_t len,
 
 /* --- sminfo --- */
 
+/* "0x2c90200259201", or one redacted ("0xe89e4903003xxxxx"): 1 a GUID
+ * in g, 0 redacted (a GUID, whose value is not known), -1 neither */
+static int sm_guid(const char *s, uint64_t *g)
+{
+	size_t i;
+
+	if (!hex_guid(s, g))
+		return 1;
+	if (strncmp(s, "0x", 2) || strlen(s) > 18 || !strpbrk(s + 2, "xX"))
+		return -1;
+	for (i = 2; s[i]; i++)
+		if (!isxdigit((unsigned char)s[i]) && s[i] != 'x' && s[i] != 'X')
+			return -1;
+	return 0;
+}
+
+/* one answer: "sminfo: sm lid 1 sm guid 0x..., activity count 6306612
+ * priority 15 state 3 SMINFO_MASTER" */
+struct sm_answer {
+	unsigned long long lid, act, prio, state;
+	uint64_t guid;
+	int has_guid;
+};
+
+static int sm_line(const char *s, struct sm_answer *a)
+{
+	char lids[16], guids[24];
+	int g;
+
+	if (sscanf(s, "sminfo: sm lid %15s sm guid %23[0-9a-fA-Fx], "
+		   "activity count %llu priority %llu state %llu",
+		   lids, guids, &a->act, &a->prio, &a->state) != 5)
+		return -1;
+	/* an ancient sminfo printed "lid 0x1" */
+	if (num(lids, 0, 0xffff, &a->lid) || (g = sm_guid(guids, &a->guid)) < 0 ||
+	    a->act > UINT32_MAX || a->prio > 15 || a->state > 3)
+		return -1;
+	a->has_guid = g;
+	return 0;
+}
+
+/* Every answer in the text (cexec or pdsh runs it on many nodes, each
+ * block under a banner; a mail client wraps "state 3 SMINFO_MASTER" onto
+ * the next line).  The first answer is kept; others of the same SM agree
+ * with it and add nothing; one of another SM or state is said dropped.
+ * The SM is the subnet's, whichever port asked: with no local port known
+ * it is kept as such (mad/sminfo.json). */
 int ib_sminfo(struct imp *im, const char *text, size_t len,
 			const char *origin, const char *arg)
 {
 	struct lines r = { text, text + len };
-	char line[LINE_MAX_IB], dev[64], *s, *e;
-	unsigned long long lid, act, prio, state;
-	unsigned port;
+	char line[LINE_MAX_IB], next[LINE_MAX_IB], dev[64], *s, *t;
+	struct sm_answer a, first = { 0 };
+	unsigned port, other = 0;
 	struct buf f = BUF_INIT;
 	struct json j;
-	int rc, got = 0;
+	int rc, got = 0, have_next = 0;
+	const char *err = NULL;
+	char errs[LINE_MAX_IB];
 
+	while (have_next || line_next(&r, line, sizeof(line))) {
+		if (have_next)
+			memcpy(line, next, sizeof(line));
+		have_next = 0;
+		s = trim(line);
+		if (!strncmp(s, "sminfo: sm lid ", 15) && !strstr(s, " state ")) {
+			/* wrapped: the rest is on the next line */
+			while (line_next(&r, next, sizeof(next))) {
+				t = trim(next);
+				if (!*t)
+					continue;
+				if (!strncmp(t, "state ", 6) &&
+				    strlen(s) + strlen(t) + 2 < sizeof(line)) {
+					memmove(line, s, strlen(s) + 1);
+					s = line;
+					strcat(s, " ");
+					strcat(s, t);
+				} else {
+					memmove(next, t, strlen(t) + 1);
+					have_next = 1;
+				}
+				break;
+			}
+		}
+		if (!sm_line(s, &a)) {
+			if (!got)
+				first = a;
+			else if (a.lid != first.lid || a.state != first.state ||
+				 a.prio != first.prio || a.has_guid != first.has_guid ||
+				 a.guid != first.guid)
+				other++;
+			got = 1;
+		} else if (!strncmp(s, "sminfo: iberror: ", 17) && !err) {
+			snprintf(errs, sizeof(errs), "%s", s + 17);
+			err = errs;
+		}
+	}
+	if (!got && !err)
+		return 1;
 	json_init(&j, &f, 0);
 	json_obj_open(&j, NULL);
-	while (!got && line_next(&r, line, sizeof(line))) {
-		char lids[16], guids[24];
-		uint64_t g;
+	if (got) {
+		char guids[24];
 
-		s = trim(line);
-		if (sscanf(s, "sminfo: sm lid %15s sm guid %23[0-9a-fA-Fx], "
-			   "activity count %llu priority %llu state %llu",
-			   lids, guids, &act, &prio, &state) == 5) {
-			/* an ancient sminfo printed "lid 0x1" */
-			if (num(lids, 0, 0xffff, &lid) || hex_guid(guids, &g) ||
-			    act > UINT32_MAX || prio > 15 || state > 3)
-				continue;
-			json_obj_open(&j, "sminfo");
-			json_uint(&j, "lid", lid);
-			snprintf(guids, sizeof(guids), "0x%016" PRIx64, g);
+		json_obj_open(&j, "sminfo");
+		json_uint(&j, "lid", first.lid);
+		if (first.has_guid) {
+			snprintf(guids, sizeof(guids), "0x%016" PRIx64, first.guid);
 			json_str(&j, "SmInfoGuid", guids);
-			json_uint(&j, "SmActivity", act);
-			json_uint(&j, "SmPriority", prio);
-			json_uint(&j, "SmState", state);
-			json_obj_close(&j);
-			got = 1;
-		} else if (!strncmp(s, "sminfo: iberror: ", 17)) {
-			e = s + 17;
-			json_obj_open(&j, "errors");
-			json_str(&j, "sminfo", e);
-			json_obj_close(&j);
-			got = 2;
 		}
+		json_uint(&j, "SmActivity", first.act);
+		json_uint(&j, "SmPriority", first.prio);
+		json_uint(&j, "SmState", first.state);
+		json_obj_close(&j);
+		if (err)
+			imp_dropped(im, "%s: an sminfo failure ('%s') beside the "
+				    "answer kept: not kept", origin, err);
+		if (other)
+			imp_dropped(im, "%s: %u answer(s) of another SM or state "
+				    "than the first: not kept", origin, other);
+	} else {
+		json_obj_open(&j, "errors");
+		json_str(&j, "sminfo", err);
+		json_obj_close(&j);
 	}
 	json_obj_close(&j);
 	json_end(&j);
-	rc = !got ? 1 : mad_target(im, "sminfo", arg, 0, dev, sizeof(dev), &port) ?
-	     0 : mad_put(im, origin, dev, port, &f);
+	if (!arg_port(arg, dev, sizeof(dev), &port) ||
+	    !known_port(im, 0, dev, sizeof(dev), &port))
+		rc = mad_put(im, origin, dev, port, &f);
+	else
+		rc = mad_put(im, origin, NULL, 0, &f);
 	buf_release(&f);
 	return rc;
 }

@@ -1,7 +1,8 @@
 /* load-fabric: InfiniBand evidence gathered over MADs.  The mad source's
  * per-port documents (rdma-collect/mad/<ibdev>.<port>.json: the port and
- * the peer at the far end of its cable, SMInfo, PMA counters of both ends)
- * into mad_*; the --fabric scan (rdma-collect/fabric/fabric.json: every
+ * the peer at the far end of its cable, SMInfo, PMA counters of both ends;
+ * an import's mad/sminfo.json, the SMInfo of a port it does not name, as
+ * ibdev '' port 0) into mad_*; the --fabric scan (rdma-collect/fabric/fabric.json: every
  * node, port, counter and forwarding table) into fabric_*.
  *
  * Both are hostile input: any member may be missing, of the wrong type or
@@ -221,7 +222,13 @@ static int mad_doc(struct ld *l, const char *name)
 	port = num(d, "port", 0, 255);
 	if (port < 0 && dot > name)
 		port = strtol(dot, NULL, 10);
-	if (!ibdev[0] || port <= 0 || port > 255) {
+	/* the SMInfo of a port the input does not name (an import of a lone
+	 * sminfo): ibdev '' and port 0, the subnet's SM all the same */
+	if (!strcmp(name, "sminfo.json") && !jget(d, "ibdev") &&
+	    !jget(d, "port") && !jget(d, "local") && !jget(d, "peer")) {
+		ibdev[0] = 0;
+		port = 0;
+	} else if (!ibdev[0] || port <= 0 || port > 255) {
 		rc = 0;
 		goto out;
 	}

@@ -542,18 +542,23 @@ int fabric_xmit_wait(struct rctx *rc)
 static const char *const sm_states[] = { "NOTACTIVE", "DISCOVERING",
 					 "STANDBY", "MASTER" };
 
+/* the port that asked: port 0 is one the input does not name (an import
+ * of a lone sminfo, rdma-collect/mad/sminfo.json): the subnet's SM */
+#define SM_ASKER "CASE WHEN s.port = 0 THEN 'sm' ELSE s.ibdev || ':' || " \
+	"s.port END"
+
 /* SM_ABSENT: a port whose SMInfo query found no SM (no answer, or no SM
  * LID), unless the sysfs query already reported the port */
 int fabric_sm_absent(struct rctx *rc)
 {
 	sqlite3_stmt *st = db_query(rc->db,
-		"SELECT s.bundle_id, s.ibdev || ':' || s.port, s.sm_lid, s.error, "
+		"SELECT s.bundle_id, " SM_ASKER ", s.sm_lid, s.error, "
 		"m.path FROM mad_sminfo s JOIN todo_rule t ON t.bundle_id = "
 		"s.bundle_id JOIN mad_ports m ON m.bundle_id = s.bundle_id AND "
 		"m.ibdev = s.ibdev AND m.port = s.port WHERE s.state IS NULL AND "
 		"s.error IS NOT NULL AND NOT EXISTS (SELECT 1 FROM findings f "
 		"WHERE f.bundle_id = s.bundle_id AND f.rule = 'SM_ABSENT' AND "
-		"f.component = s.ibdev || ':' || s.port) "
+		"f.component = " SM_ASKER ") "
 		"ORDER BY s.bundle_id, s.ibdev, s.port", "");
 
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -565,6 +570,10 @@ int fabric_sm_absent(struct rctx *rc)
 					  "%s: SMInfo to SM LID %" PRId64
 					  " failed (%s)", col(st, 1), lid,
 					  col(st, 3));
+		else if (!strcmp(col(st, 1), "sm"))
+			fid = finding_add(rc, sqlite3_column_int64(st, 0), -1,
+					  "sm", "sminfo found no subnet manager "
+					  "(%s)", col(st, 3));
 		else
 			fid = finding_add(rc, sqlite3_column_int64(st, 0), -1,
 					  col(st, 1), "no subnet manager is "
@@ -584,7 +593,8 @@ int fabric_sm_not_master(struct rctx *rc)
 	sqlite3_stmt *st = db_query(rc->db,
 		"SELECT s.bundle_id, coalesce(s.guid, 'LID ' || s.sm_lid), "
 		"min(s.sm_lid), min(s.state), min(s.priority), "
-		"group_concat(s.ibdev || ':' || s.port, ', '), min(m.path) "
+		"group_concat(CASE WHEN s.port = 0 THEN 'this node' ELSE "
+		"s.ibdev || ':' || s.port END, ', '), min(m.path) "
 		"FROM mad_sminfo s JOIN todo_rule t ON t.bundle_id = s.bundle_id "
 		"JOIN mad_ports m ON m.bundle_id = s.bundle_id AND m.ibdev = "
 		"s.ibdev AND m.port = s.port WHERE s.state BETWEEN 0 AND 2 "

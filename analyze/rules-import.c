@@ -64,6 +64,9 @@ static const struct imp_need needs[] = {
 	     "sys/kernel/iommu_groups/*/type carry it"),
 	NEED("SM_NOT_MASTER", "SELECT bundle_id FROM mad_sminfo", "SMInfo",
 	     "sminfo"),
+	/* a perfquery feeds the mad source too, yet says nothing of the SM */
+	NEED("SM_ABSENT", "SELECT bundle_id FROM ports UNION SELECT bundle_id "
+	     "FROM mad_sminfo", "port state and no SMInfo", "ibstat, sminfo"),
 	NEED("NCCL_IB_HCA_MISMATCH NCCL_GID_INDEX_BAD",
 	     "SELECT bundle_id FROM environment", "NCCL settings",
 	     "nccl.conf"),

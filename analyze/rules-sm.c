@@ -12,8 +12,8 @@ const struct rule rules_sm[] = {
 		.layer = "sm",
 		.severity = SEV_CRITICAL,
 		.title = "no subnet manager: IB port stuck in INIT or sm_lid 0",
-		.needs = "sysfs",
-		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,phys_state,sm_lid,link_layer}; with the mad source, SMInfo sent to the port's SM LID (rdma-collect/mad/<dev>.<n>.json sminfo, errors.sminfo): no answer or no SM LID",
+		.needs = "sysfs|mad",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,phys_state,sm_lid,link_layer}; with the mad source, SMInfo sent to the port's SM LID (rdma-collect/mad/<dev>.<n>.json sminfo, errors.sminfo): no answer or no SM LID; an import's lone sminfo that failed (rdma-collect/mad/sminfo.json, component sm)",
 		.remediation = "Start a subnet manager on the fabric (opensm on a node, or the switch's/UFM's SM) and check that it sees this port (sminfo, ibdiagnet); a port in INIT with LinkUp is waiting for the SM to configure it.",
 		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
 		       "CASE WHEN p.state = 2 THEN 'InfiniBand port ' || p.ibdev || "
@@ -37,7 +37,7 @@ const struct rule rules_sm[] = {
 		.severity = SEV_WARNING,
 		.title = "the SM that answers is not in MASTER state",
 		.needs = "mad",
-		.evidence = "SMInfo sent to each IB port's SM LID (rdma-collect/mad/<dev>.<n>.json sminfo: lid, SmInfoGuid, SmPriority, SmState 3 = MASTER); one finding per SM, naming the ports that asked it",
+		.evidence = "SMInfo sent to each IB port's SM LID (rdma-collect/mad/<dev>.<n>.json sminfo: lid, SmInfoGuid, SmPriority, SmState 3 = MASTER), or an import's sminfo of a port it does not name (rdma-collect/mad/sminfo.json); one finding per SM, naming the ports that asked it",
 		.remediation = "Check the subnet managers (sminfo, and the SM logs): exactly one must be MASTER; a STANDBY or DISCOVERING SM answering means the master is gone or flapping.",
 		.check = fabric_sm_not_master,
 	},

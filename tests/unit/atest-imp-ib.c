@@ -892,6 +892,29 @@ static void refdata(void)
 	T_STREQ(json_of(b, MAD "mlx5_0.1.json", "sminfo", "lid", NULL), "1",
 		"sminfo: an old \"lid 0x1\"");
 	br_free(b);
+	/* no local port known: the subnet's SM all the same; a second
+	 * answer of another state is said dropped */
+	b = import_texts("sminfo",
+			 "--------- n01---------\n"
+			 "sminfo: sm lid 2 sm guid 0x2c90200259201, activity count "
+			 "6881 priority 0 \nstate 3 SMINFO_MASTER\n"
+			 "--------- n02---------\n"
+			 "sminfo: sm lid 3 sm guid 0x2c90200259202, activity count "
+			 "6881 priority 0 state 2 SMINFO_STANDBY\n", NULL);
+	T_STREQ(json_of(b, MAD "sminfo.json", "sminfo", "SmState", NULL), "3",
+		"lone sminfo, wrapped before state: the first answer");
+	T_STREQ(json_of(b, MAD "sminfo.json", "ibdev", NULL, NULL), "(absent)",
+		"lone sminfo: no local port named");
+	T_STREQ(import_status(b, "sminfo"), "partial",
+		"lone sminfo: another SM's answer said dropped");
+	br_free(b);
+	b = import_texts("sminfo", "sminfo: sm lid 1 sm guid 0xe89e4903003xxxxx, "
+			 "activity count 6306612 priority 15 state 3 "
+			 "SMINFO_MASTER\n", NULL);
+	T_OK(json_of(b, MAD "sminfo.json", "sminfo", "SmPriority", NULL)[0] == '1' &&
+	     !strcmp(json_of(b, MAD "sminfo.json", "sminfo", "SmInfoGuid", NULL),
+		     "(absent)"), "sminfo: a redacted GUID left out, the SM kept");
+	br_free(b);
 	b = import_texts("sminfo_-C_mlx5_0_-P_1", "sminfo: iberror: failed: query\n",
 			 NULL);
 	T_STREQ(json_of(b, MAD "mlx5_0.1.json", "errors", "sminfo", NULL),
