@@ -55,7 +55,9 @@
  *    rdma-collect/fabric/fabric.json: nodes in the printed order, a CA's
  *    node GUID from sysfs when the port is local, else its first port's
  *    GUID (iblinkinfo prints none); supported widths and speeds are only
- *    what the line proves: the active one and a "Could be" one.
+ *    what the line proves: the active one and a "Could be" one.  Port
+ *    lines under no header (`iblinkinfo | grep Up`) are what they prove:
+ *    a CA port by its GUID, a switch by its LID alone.
  *
  * Text that is not the tool's returns 1 and adds nothing; a truncated
  * output keeps what was complete; every number is bounded by its field.
@@ -2170,6 +2172,7 @@ struct lport {
 
 struct lnode {
 	int type;
+	int bare;		/* made from port lines under no header */
 	uint64_t guid;		/* a CA's stands in from its port (see top) */
 	unsigned lid, nports;
 	char desc[65];
@@ -2252,6 +2255,10 @@ static int link_str(char *s, struct lport *p)
 	p->state = (unsigned)i;
 	if (st == s)
 		return 0;	/* a Down port prints no width or speed */
+	/* an old iblinkinfo prints one for a Down port too ("4X 2.5 Gbps
+	 * Down/Disabled"): no link runs at it */
+	if (p->state < 2)
+		return 0;
 	st[-1] = 0;
 	s = trim(s);
 	sp = strchr(s, ' ');
@@ -2357,42 +2364,138 @@ static int li_port_line(struct lnode *n, char *s)
 	return 0;
 }
 
-static int li_parse(struct linkinfo *li, const char *text, size_t len)
+/* "CA: desc:", "Switch: 0x... desc:", the old "Switch 0x... desc:",
+ * "Router: desc:" */
+static int li_header(char *s, size_t l, struct lnode **np,
+		     struct linkinfo *li)
+{
+	struct lnode *n;
+	uint64_t g;
+	char *c;
+
+	if (strstr(s, "==(") || !l || s[l - 1] != ':' ||
+	    !(!strncmp(s, "CA: ", 4) || !strncmp(s, "Switch: ", 8) ||
+	      !strncmp(s, "Switch 0x", 9) || !strncmp(s, "Router: ", 8)))
+		return 0;
+	s[l - 1] = 0;
+	if (!(n = ln_add(li)))
+		return -1;
+	n->type = s[0] == 'C' ? 1 : s[0] == 'S' ? 2 : 3;
+	c = strchr(s, ' ') + 1;
+	if (n->type == 2) {
+		char *sp = strchr(c, ' ');
+
+		if (!sp || (*sp = 0, hex_guid(c, &g)))
+			return -1;
+		n->guid = g;
+		c = sp + 1;
+	}
+	snprintf(n->desc, sizeof(n->desc), "%s", c);
+	*np = n;
+	return 1;
+}
+
+/* A port line under no node header (`iblinkinfo | grep Up` keeps only
+ * port lines): a CA's starts with its port GUID and is a node of its own,
+ * a switch's with the switch LID, one node a LID (its GUID unknown). */
+static struct lnode *li_bare(struct linkinfo *li, const char *s)
+{
+	unsigned long long lid;
+	struct lnode *n;
+	size_t i;
+
+	if (!strncmp(s, "0x", 2)) {
+		if ((n = ln_add(li)))
+			n->type = 1;
+		return n;
+	}
+	if (sscanf(s, "%llu", &lid) != 1 || !lid || lid > 0xffff)
+		return NULL;
+	for (i = 0; i < li->nn; i++)
+		if (li->n[i].bare && li->n[i].type == 2 && li->n[i].lid == lid)
+			return &li->n[i];
+	if ((n = ln_add(li))) {
+		n->type = 2;
+		n->lid = (unsigned)lid;
+	}
+	return n;
+}
+
+/* the node descriptions bare lines do not print, from the lines that
+ * point at them */
+static void li_bare_desc(struct linkinfo *li)
+{
+	size_t i, k, x, y;
+
+	for (i = 0; i < li->nn; i++) {
+		struct lnode *n = &li->n[i];
+
+		for (x = 0; n->bare && !n->desc[0] && x < li->nn; x++)
+			for (y = 0; y < li->n[x].np && !n->desc[0]; y++) {
+				const struct lport *p = &li->n[x].p[y];
+
+				for (k = 0; k < n->np; k++)
+					if (p->has_remote && p->rdesc[0] &&
+					    p->rlid == (n->type == 2 ? n->lid :
+							n->p[k].lid) &&
+					    (n->type == 2 || p->rport == n->p[k].num))
+						snprintf(n->desc, sizeof(n->desc),
+							 "%s", p->rdesc);
+			}
+	}
+}
+
+/* 0, or -1 when the text holds no node; bad: port lines not understood,
+ * bare: port lines under no header */
+static int li_parse(struct linkinfo *li, const char *text, size_t len,
+		    unsigned *bad, unsigned *bare)
 {
 	struct lines r = { text, text + len };
-	char line[LINE_MAX_IB], *s, *c;
-	struct lnode *n = NULL;
-	uint64_t g;
-	size_t l;
+	char line[LINE_MAX_IB], *s;
+	struct lnode *n = NULL, *b;
+	size_t l, before;
+	int h;
 
+	*bad = *bare = 0;
 	while (line_next(&r, line, sizeof(line))) {
 		s = trim(line);
 		l = strlen(s);
 		if (!l)
 			continue;
-		if (!strstr(s, "==(") && s[l - 1] == ':' &&
-		    (!strncmp(s, "CA: ", 4) || !strncmp(s, "Switch: ", 8) ||
-		     !strncmp(s, "Router: ", 8))) {
-			s[l - 1] = 0;
-			if (!(n = ln_add(li)))
-				return -1;
-			n->type = s[0] == 'C' ? 1 : s[0] == 'S' ? 2 : 3;
-			c = strchr(s, ' ') + 1;
-			if (n->type == 2) {
-				char *sp = strchr(c, ' ');
-
-				if (!sp || (*sp = 0, hex_guid(c, &g)))
-					return -1;
-				n->guid = g;
-				c = sp + 1;
-			}
-			snprintf(n->desc, sizeof(n->desc), "%s", c);
+		if ((h = li_header(s, l, &n, li)) < 0)
+			return -1;
+		if (h)
+			continue;
+		if (!strstr(s, "==(")) {
+			/* a prompt between two runs, a banner: no node's */
+			n = NULL;
 			continue;
 		}
-		if (n && li_port_line(n, s))
-			return -1;
+		if (n && !n->bare) {
+			if (li_port_line(n, s))
+				(*bad)++;
+			continue;
+		}
+		before = li->nn;
+		if (!(b = li_bare(li, s))) {
+			(*bad)++;
+			continue;
+		}
+		b->bare = 1;
+		if (li_port_line(b, s)) {
+			(*bad)++;
+			if (li->nn > before && !b->np)
+				li->nn--;	/* the node it made */
+			continue;
+		}
+		(*bare)++;
 	}
-	return li->nn ? 0 : -1;
+	if (*bare)
+		li_bare_desc(li);
+	for (l = 0; l < li->nn; l++)
+		if (li->n[l].np)
+			return 0;
+	return -1;	/* no port line read: not this tool's output */
 }
 
 static void li_free(struct linkinfo *li)
@@ -2483,8 +2586,10 @@ static int li_mad(struct imp *im, const char *origin, const struct linkinfo *li,
 		json_obj_open(&j, "nodeinfo");
 		json_uint(&j, "NodeType", (unsigned)rn->type);
 		json_uint(&j, "NumPorts", rn->nports);
-		snprintf(g, sizeof(g), "0x%016" PRIx64, rn->guid);
-		json_str(&j, "Guid", g);
+		if (rn->guid) {
+			snprintf(g, sizeof(g), "0x%016" PRIx64, rn->guid);
+			json_str(&j, "Guid", g);
+		}
 		json_uint(&j, "LocalPort", rp->num);
 		json_obj_close(&j);
 		json_str(&j, "node_desc", rn->desc);
@@ -2551,8 +2656,11 @@ static int li_fabric(struct imp *im, const char *origin,
 		const struct lnode *n = &li->n[i];
 
 		json_obj_open(&j, NULL);
-		snprintf(g, sizeof(g), "0x%016" PRIx64, n->guid);
-		json_str(&j, "guid", g);
+		/* a switch of a filtered output is known by its LID alone */
+		if (n->guid) {
+			snprintf(g, sizeof(g), "0x%016" PRIx64, n->guid);
+			json_str(&j, "guid", g);
+		}
 		json_uint(&j, "type", (unsigned)n->type);
 		json_str(&j, "desc", n->desc);
 		json_uint(&j, "num_ports", n->nports);
@@ -2585,8 +2693,13 @@ static int li_fabric(struct imp *im, const char *origin,
 			rn = p->has_remote ? li_lid(li, p->rlid, &rp) : NULL;
 			if (rn) {
 				json_obj_open(&j, "remote");
-				snprintf(g, sizeof(g), "0x%016" PRIx64, rn->guid);
-				json_str(&j, "guid", g);
+				if (rn->guid) {
+					snprintf(g, sizeof(g), "0x%016" PRIx64,
+						 rn->guid);
+					json_str(&j, "guid", g);
+				} else {
+					json_uint(&j, "lid", rn->lid);
+				}
 				json_uint(&j, "port", p->rport);
 				json_obj_close(&j);
 			} else {
@@ -2720,10 +2833,19 @@ int ib_iblinkinfo(struct imp *im, const char *text, size_t len,
 			    const char *origin, const char *arg)
 {
 	struct linkinfo li = { NULL, 0 };
+	unsigned bad, bare;
 	int rc = 1;
 
-	if (li_parse(&li, text, len) < 0)
+	if (li_parse(&li, text, len, &bad, &bare) < 0)
 		goto out;
+	if (bad)
+		imp_dropped(im, "%s: %u iblinkinfo port line(s) not understood: "
+			    "not kept", origin, bad);
+	if (bare)
+		imp_dropped(im, "%s: %u port line(s) under no node header (a "
+			    "filtered iblinkinfo): the switches' GUIDs and "
+			    "every line the filter left out are not in the "
+			    "text", origin, bare);
 	/* the GUIDs of sysfs's ports say which CA is this node (ibstat,
 	 * read later, looks again) */
 	rc = li_mads(im, origin, arg, &li);

@@ -224,9 +224,24 @@ static int ill_row(const char *s)
 		starts_with(s, "CA: ")) ;
 }
 
+/* a port line: "2   17[  ] ==( 4X ... Active/  LinkUp)==>", a CA's with
+ * its port GUID first; `iblinkinfo | grep Up` keeps only these */
+static int ill_port(const char *s)
+{
+	unsigned lid, port;
+	char g[20];
+
+	if (!strstr(s, ")==>") || !strstr(s, "==("))
+		return 0;
+	if (starts_with(s, "0x") && sscanf(s, "%19s %u %u[", g, &lid, &port) == 3)
+		return 1;
+	return sscanf(s, "%u %u[", &lid, &port) == 2;
+}
+
 static int rec_iblinkinfo(const char *t, size_t n)
 {
-	return count_lines(t, n, ill_row) >= 1 && has(t, n, "==>");
+	return (count_lines(t, n, ill_row) >= 1 && has(t, n, "==>")) ||
+	       count_lines(t, n, ill_port) >= 1;
 }
 
 static int rec_dbcsv(const char *t, size_t n)

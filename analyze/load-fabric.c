@@ -331,6 +331,12 @@ static int fabric_port(struct ld *l, struct scan *s, const char *ng,
 	const char *rguid = guid(jget(rem, "guid"), rg);
 	int64_t pn = num(p, "port", 0, 254);
 
+	/* the far end an import knows only by its LID (keyed as its node) */
+	if (!rguid && rem && !jget(rem, "guid") && num(rem, "lid", 1, MAX_LID) > 0) {
+		snprintf(rg, sizeof(rg), "LID %" PRId64, num(rem, "lid", 1, MAX_LID));
+		rguid = rg;
+	}
+
 	if (pn < 0)
 		return 0;
 	if (s->ports >= MAX_PORTS_TOTAL) {

@@ -965,6 +965,56 @@ static void refdata(void)
 		jfree(f);
 	}
 	br_free(b);
+	/* the old format (2010): "Switch 0x... desc:", a width and speed
+	 * printed for Down ports, a second run's prompt in between */
+	b = import_texts("iblinkinfo",
+			 "faui36a ~ # iblinkinfo -P 1\n"
+			 "Switch 0x0008f10500380136 IBM HSSM:\n"
+			 "           4    1[  ] ==( 4X 5.0 Gbps Active/  LinkUp)==>       1    1[  ] \"faui36a HCA-1\" ( )\n"
+			 "           4    3[  ] ==( 4X 2.5 Gbps   Down/Disabled)==>             [  ] \"\" ( )\n"
+			 "faui36a ~ # iblinkinfo -P 2\n"
+			 "Switch 0x0005ad0000080ba2 Topspin Switch:\n"
+			 "          10    1[  ] ==( 4X 2.5 Gbps Active/  LinkUp)==>      13    2[  ] \"faui36b HCA-1\" ( )\n",
+			 NULL);
+	{
+		struct jv *f = br_json(b, "rdma-collect/fabric/fabric.json");
+		const struct jv *n = jget(f, "nodes"), *hssm = jat(n, 0);
+		const struct jv *p1 = jat(jget(hssm, "ports"), 0),
+				*p3 = jat(jget(hssm, "ports"), 1);
+
+		T_OK(jlen(n) == 2 && !strcmp(jstr(hssm, "guid"), "0x0008f10500380136") &&
+		     !strcmp(jstr(hssm, "desc"), "IBM HSSM") &&
+		     jint(p1, "speed_active", 0) == 2 && jint(p3, "state", 0) == 1 &&
+		     !jget(p3, "width_active"),
+		     "iblinkinfo, old format: two switches, DDR, a Down port "
+		     "with no active width");
+		jfree(f);
+	}
+	T_STREQ(import_status(b, "iblinkinfo"), "read",
+		"iblinkinfo, old format: read whole");
+	br_free(b);
+	/* `iblinkinfo | grep Up`: port lines alone */
+	b = import_texts("iblinkinfo",
+			 "      0xec0d9a03003d62be      4    1[  ] ==( 4X      25.78125 Gbps Active/  LinkUp)==>       2   17[  ] \"MF0;SB7700:MSB7700/U1\" ( )\n"
+			 "           2   17[  ] ==( 4X      25.78125 Gbps Active/  LinkUp)==>       4    1[  ] \"n02 HCA-1\" ( )\n",
+			 NULL);
+	{
+		struct jv *f = br_json(b, "rdma-collect/fabric/fabric.json");
+		const struct jv *n = jget(f, "nodes"), *ca = jat(n, 0), *sw = jat(n, 1);
+
+		T_OK(jlen(n) == 2 && !strcmp(jstr(ca, "desc"), "n02 HCA-1") &&
+		     jint(jget(jat(jget(ca, "ports"), 0), "remote"), "lid", 0) == 2 &&
+		     !jget(sw, "guid") && jint(sw, "lid", 0) == 2 &&
+		     !strcmp(jstr(sw, "desc"), "MF0;SB7700:MSB7700/U1") &&
+		     !strcmp(jstr(jget(jat(jget(sw, "ports"), 0), "remote"), "guid"),
+			     "0xec0d9a03003d62be"),
+		     "iblinkinfo | grep Up: a CA by its port GUID, the switch by "
+		     "its LID, descriptions from the far ends");
+		jfree(f);
+	}
+	T_STREQ(import_status(b, "iblinkinfo"), "partial",
+		"iblinkinfo | grep Up: what the filter left out said dropped");
+	br_free(b);
 	b = import_texts("iblinkinfo", linkinfo_qdr, NULL);
 	T_STREQ(json_of(b, "rdma-collect/fabric/fabric.json", "status", NULL, NULL),
 		"ok", "iblinkinfo: QDR with one space in \"Active/ LinkUp\"");
