@@ -223,3 +223,543 @@ int imp_fabric_merge(struct imp *im, const char *origin, const struct jv *nodes)
 	jfree(old);
 	return rc;
 }
+
+/* --- ibnetdiscover --- */
+
+/* A node and its ports as ibnetdiscover prints them, in the topology
+ * format (infiniband-diags ibnetdiscover.c out_switch / out_ca: a node
+ * line, then one line per linked port) or the ports report (-p: one line
+ * per port, both ends of a link on it).  A CA's node GUID is printed in
+ * the topology; the ports report gives only port GUIDs, which then stand
+ * in for the node's, as iblinkinfo's do. */
+struct nd_port {
+	unsigned num, lid, width, speed, espeed;
+	uint64_t guid, rguid;
+	unsigned rport;
+	int linked;		/* a far end printed: the link is up */
+};
+
+struct nd_node {
+	uint64_t guid;
+	int type;		/* 1 CA, 2 switch, 3 router */
+	unsigned lid, nports, lines;
+	char desc[65];
+	struct nd_port *p;
+	size_t np;
+};
+
+struct nd {
+	struct nd_node *n;
+	size_t nn;
+};
+
+#define ND_MAX_NODES 65536
+
+static struct nd_node *nd_node(struct nd *d, uint64_t guid, int type)
+{
+	struct nd_node *n;
+	size_t i;
+
+	for (i = 0; i < d->nn; i++)
+		if (d->n[i].guid == guid)
+			return &d->n[i];
+	if (d->nn >= ND_MAX_NODES)
+		return NULL;
+	d->n = xrealloc(d->n, (d->nn + 1) * sizeof(*d->n));
+	n = &d->n[d->nn++];
+	memset(n, 0, sizeof(*n));
+	n->guid = guid;
+	n->type = type;
+	return n;
+}
+
+static struct nd_port *nd_port(struct nd_node *n, unsigned num)
+{
+	struct nd_port *p;
+	size_t i;
+
+	for (i = 0; i < n->np; i++)
+		if (n->p[i].num == num)
+			return &n->p[i];
+	if (n->np >= 255)
+		return NULL;
+	n->p = xrealloc(n->p, (n->np + 1) * sizeof(*n->p));
+	p = &n->p[n->np++];
+	memset(p, 0, sizeof(*p));
+	p->num = num;
+	if (num > n->nports)
+		n->nports = num;
+	return p;
+}
+
+static void nd_free(struct nd *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nn; i++)
+		free(d->n[i].p);
+	free(d->n);
+}
+
+static int nd_type(const char *s)
+{
+	if (!strcmp(s, "CA") || !strcmp(s, "Ca") || !strcmp(s, "H"))
+		return 1;
+	if (!strcmp(s, "SW") || !strcmp(s, "Switch") || !strcmp(s, "S"))
+		return 2;
+	if (!strcmp(s, "RT") || !strcmp(s, "Rt") || !strcmp(s, "R"))
+		return 3;
+	return 0;
+}
+
+/* "4x" and "EDR" (dump_linkwidth_compat, dump_linkspeed(ext)_compat) */
+static int nd_width(const char *s, unsigned *w)
+{
+	static const struct { const char *s; unsigned v; } t[] = {
+		{ "1x", 1 }, { "4x", 2 }, { "8x", 4 }, { "12x", 8 }, { "2x", 16 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(s, t[i].s)) {
+			*w = t[i].v;
+			return 0;
+		}
+	return -1;
+}
+
+static int nd_speed(const char *s, unsigned *sp, unsigned *es)
+{
+	static const struct { const char *s; unsigned sp, es; } t[] = {
+		{ "SDR", 1, 0 }, { "DDR", 2, 0 }, { "QDR", 4, 0 },
+		{ "FDR10", 4, 0 }, { "FDR", 0, 1 }, { "EDR", 0, 2 },
+		{ "HDR", 0, 4 }, { "NDR", 0, 8 }, { "XDR", 0, 16 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(s, t[i].s)) {
+			*sp = t[i].sp;
+			*es = t[i].es;
+			return 0;
+		}
+	return -1;
+}
+
+static int nd_hex(const char *s, uint64_t *g)
+{
+	unsigned long long v;
+
+	if (!strncmp(s, "0x", 2))
+		s += 2;
+	if (!*s || strlen(s) > 16 || parse_ull(s, 16, UINT64_MAX, &v) || !v)
+		return -1;
+	*g = v;
+	return 0;
+}
+
+/* a quoted text at s ('...' or "..."): its end, the text in out */
+static const char *nd_quoted(const char *s, char q, char *out, size_t n)
+{
+	const char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s != q || !(e = strchr(s + 1, q)))
+		return NULL;
+	snprintf(out, n, "%.*s", (int)(e - s - 1), s + 1);
+	return e + 1;
+}
+
+/* -p: "CA   134  1 0x7cfe9003003b4bde 4x EDR - SW  1719 10
+ * 0x7cfe9003009ce5b0 ( 'o0001 HCA-1' - 'ib-i1l1s01' )", or a port with
+ * no link: "SW  2052 37 0x506b4b03005c2740 4x ???   'ib-i4l1s01'" */
+static int nd_report_line(struct nd *d, const char *s)
+{
+	char t[8], rt[8], g[24], rg[24], w[8], sp[8], desc[65], rdesc[65];
+	unsigned lid, port, rlid, rport, width = 0, speed = 0, es = 0;
+	uint64_t guid, rguid;
+	struct nd_node *n, *rn;
+	struct nd_port *p, *rp;
+	const char *q;
+	int k = 0;
+
+	if (sscanf(s, "%7s %u %u %23s %7s %7s %n", t, &lid, &port, g, w, sp,
+		   &k) != 6 || !k || !nd_type(t) || nd_hex(g, &guid) ||
+	    lid > 0xffff || port > 255)
+		return -1;
+	s += k;
+	if (!strncmp(s, "- ", 2)) {
+		k = 0;
+		if (sscanf(s + 2, "%7s %u %u %23s %n", rt, &rlid, &rport, rg,
+			   &k) != 4 || !k || !nd_type(rt) || nd_hex(rg, &rguid) ||
+		    rlid > 0xffff || rport > 255)
+			return -1;
+		q = s + 2 + k;
+		if (*q != '(' || !(q = nd_quoted(q + 1, '\'', desc, sizeof(desc))) ||
+		    strncmp(q, " - ", 3) ||
+		    !nd_quoted(q + 3, '\'', rdesc, sizeof(rdesc)))
+			return -1;
+	} else {
+		if (!nd_quoted(s, '\'', desc, sizeof(desc)))
+			return -1;
+		rt[0] = 0;
+	}
+	/* a port with no link prints a stale width and "???" */
+	if (rt[0] && (nd_width(w, &width) || nd_speed(sp, &speed, &es)))
+		width = speed = es = 0;
+	if (!(n = nd_node(d, guid, nd_type(t))) || !(p = nd_port(n, port)))
+		return -1;
+	n->lines++;
+	if (!n->desc[0])
+		snprintf(n->desc, sizeof(n->desc), "%s", desc);
+	if (n->type == 2)
+		n->lid = lid;
+	p->lid = lid;
+	p->guid = guid;
+	if (!rt[0])
+		return 0;
+	p->linked = 1;
+	p->width = width;
+	p->speed = speed;
+	p->espeed = es;
+	p->rguid = rguid;
+	p->rport = rport;
+	/* the far end, as this line proves it (its own line may be cut) */
+	if (!(rn = nd_node(d, rguid, nd_type(rt))) || !(rp = nd_port(rn, rport)))
+		return -1;
+	if (!rn->desc[0])
+		snprintf(rn->desc, sizeof(rn->desc), "%s", rdesc);
+	if (rn->type == 2)
+		rn->lid = rlid;
+	if (!rp->linked) {
+		rp->lid = rlid;
+		rp->guid = rguid;
+		rp->linked = 1;
+		rp->width = width;
+		rp->speed = speed;
+		rp->espeed = es;
+		rp->rguid = guid;
+		rp->rport = port;
+	}
+	return 0;
+}
+
+/* topology: 'Switch\t36 "S-0010e0406d5aa0a0"\t\t# "desc" enhanced port 0
+ * lid 15 lmc 0', 'Ca\t2 "H-0002c90300aa0001"\t\t# "desc"' */
+static int nd_topo_node(struct nd *d, const char *s, struct nd_node **cur)
+{
+	char t[8], x[2], g[20], desc[65];
+	unsigned np, lid;
+	uint64_t guid;
+	const char *h, *q;
+	struct nd_node *n;
+	int k = 0;
+
+	if (sscanf(s, "%7s %u \"%1[SHR]-%16[0-9a-fA-F]\"%n", t, &np, x, g, &k) != 4 ||
+	    !k || nd_type(t) != nd_type(x) || !nd_type(t) || np > 255 ||
+	    nd_hex(g, &guid))
+		return -1;
+	if (!(h = strchr(s + k, '#')) || !(q = nd_quoted(h + 1, '"', desc,
+						     sizeof(desc))))
+		return -1;
+	if (!(n = nd_node(d, guid, nd_type(t))))
+		return -1;
+	n->nports = np > n->nports ? np : n->nports;
+	snprintf(n->desc, sizeof(n->desc), "%s", desc);
+	if (n->type == 2 && (h = strstr(q, " lid ")) && sscanf(h, " lid %u", &lid) == 1 &&
+	    lid <= 0xffff)
+		n->lid = lid;
+	*cur = n;
+	return 0;
+}
+
+/* '[1]\t"H-0010e0000128a5c1"[1](10e0000128a5c2) \t\t# "desc" lid 3 4xQDR'
+ * under a switch; '[1](2c90300aa0002) \t"S-..."[17]\t\t# lid 4 lmc 0
+ * "desc" lid 15 4xQDR' under a CA */
+static int nd_topo_port(struct nd_node *n, const char *s)
+{
+	unsigned long long num, rnum;
+	char x[2], g[20], buf[24], rdesc[65];
+	unsigned lid = 0, rlid, width, speed, es;
+	uint64_t pguid = 0, rguid;
+	struct nd_port *p;
+	const char *h, *q;
+	int k = 0;
+
+	if (sscanf(s, "[%llu]%n", &num, &k) != 1 || !k || !num || num > 255)
+		return -1;
+	s += k;
+	if (*s == '[')	/* an external port number */
+		s = strchr(s, ']') ? strchr(s, ']') + 1 : s;
+	if (*s == '(') {
+		if (sscanf(s, "(%19[0-9a-fA-F])%n", g, &k) != 1 || nd_hex(g, &pguid))
+			return -1;
+		s += k;
+	}
+	k = 0;
+	if (sscanf(s, " \"%1[SHR]-%16[0-9a-fA-F]\"[%llu]%n", x, g, &rnum, &k) != 3 ||
+	    !k || nd_hex(g, &rguid) || rnum > 255)
+		return -1;
+	if (!(h = strchr(s + k, '#')))
+		return -1;
+	h++;
+	if (sscanf(h, " lid %u", &lid) == 1) {
+		if (!(h = strchr(h, '"')))
+			return -1;
+		h--;
+	}
+	if (!(q = nd_quoted(h, '"', rdesc, sizeof(rdesc))) ||
+	    sscanf(q, " lid %u %23s", &rlid, buf) != 2 || rlid > 0xffff)
+		return -1;
+	/* "4xQDR" */
+	for (k = 0; buf[k] && buf[k] != 'x'; k++)
+		;
+	if (buf[k] != 'x')
+		return -1;
+	{
+		char w[8], sp[12];
+
+		snprintf(w, sizeof(w), "%.*sx", k < 4 ? k : 4, buf);
+		snprintf(sp, sizeof(sp), "%s", buf + k + 1);
+		if (nd_width(w, &width) || nd_speed(sp, &speed, &es))
+			width = speed = es = 0;
+	}
+	if (!(p = nd_port(n, (unsigned)num)))
+		return -1;
+	n->lines++;
+	p->guid = pguid ? pguid : n->type == 2 ? n->guid : 0;
+	p->lid = n->type == 2 ? n->lid : lid;
+	p->linked = 1;
+	p->width = width;
+	p->speed = speed;
+	p->espeed = es;
+	p->rguid = rguid;
+	p->rport = (unsigned)rnum;
+	(void)rlid;
+	return 0;
+}
+
+static void nd_json(struct json *j, const struct nd *d)
+{
+	char g[24];
+	size_t i, k;
+
+	json_arr_open(j, NULL);
+	for (i = 0; i < d->nn; i++) {
+		const struct nd_node *n = &d->n[i];
+
+		json_obj_open(j, NULL);
+		snprintf(g, sizeof(g), "0x%016" PRIx64, n->guid);
+		json_str(j, "guid", g);
+		json_uint(j, "type", (unsigned)n->type);
+		json_str(j, "desc", n->desc);
+		json_uint(j, "num_ports", n->nports);
+		if (n->type == 2 && n->lid)
+			json_uint(j, "lid", n->lid);
+		json_arr_open(j, "ports");
+		for (k = 0; k < n->np; k++) {
+			const struct nd_port *p = &n->p[k];
+
+			json_obj_open(j, NULL);
+			json_uint(j, "port", p->num);
+			if (p->guid) {
+				snprintf(g, sizeof(g), "0x%016" PRIx64, p->guid);
+				json_str(j, "guid", g);
+			}
+			if (p->lid)
+				json_uint(j, "lid", p->lid);
+			/* a link printed is up (discovery crossed it); whether
+			 * Active, and what either end supports, it does not say */
+			if (p->linked) {
+				json_uint(j, "phys_state", 5);
+				if (p->width) {
+					json_uint(j, "width_active", p->width);
+					if (p->speed)
+						json_uint(j, "speed_active", p->speed);
+					json_uint(j, "speed_ext_active", p->espeed);
+				}
+				json_obj_open(j, "remote");
+				snprintf(g, sizeof(g), "0x%016" PRIx64, p->rguid);
+				json_str(j, "guid", g);
+				json_uint(j, "port", p->rport);
+				json_obj_close(j);
+			} else {
+				json_null(j, "remote");
+			}
+			json_obj_close(j);
+		}
+		json_arr_close(j);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	json_end(j);
+}
+
+int fab_ibnetdiscover(struct imp *im, const char *text, size_t len,
+		      const char *origin, const char *arg)
+{
+	const char *p = text, *end = text + len, *e;
+	struct nd d = { NULL, 0 };
+	struct nd_node *cur = NULL;
+	unsigned bad = 0, bare = 0, read = 0;
+	char line[1024], *s;
+	struct buf f = BUF_INIT;
+	struct json j;
+	struct jv *nodes;
+	size_t i, l;
+	int rc = 1;
+
+	(void)arg;
+	for (; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		l = (size_t)(e - p);
+		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) ? l :
+							   sizeof(line) - 1), p);
+		s = line;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		l = strlen(s);
+		while (l && (s[l - 1] == '\r' || s[l - 1] == ' '))
+			s[--l] = 0;
+		if (!*s || *s == '#' || (strchr("vdsc", *s) && strchr(s, '=') &&
+		    !strchr(s, ' '))) {
+			/* comments; vendid=, devid=, sysimgguid=, switchguid=, caguid= */
+			if (!*s)
+				cur = NULL;
+			continue;
+		}
+		if (!nd_topo_node(&d, s, &cur)) {
+			read++;
+			continue;
+		}
+		if (*s == '[') {
+			if (!cur)
+				bare++;
+			else if (nd_topo_port(cur, s))
+				bad++;
+			else
+				read++;
+			continue;
+		}
+		if (!nd_report_line(&d, s)) {
+			read++;
+			continue;
+		}
+		bad++;
+	}
+	if (!read)
+		goto out;
+	for (i = 0; i < d.nn; i++)
+		if (!d.n[i].lines && d.n[i].nports && !d.n[i].np)
+			bare++;	/* a node line without its ports: filtered */
+	if (bad)
+		imp_dropped(im, "%s: %u ibnetdiscover line(s) not understood: not "
+			    "kept", origin, bad);
+	if (bare)
+		imp_dropped(im, "%s: %u node(s) or port line(s) without the rest "
+			    "of their entry (a filtered or cut ibnetdiscover): "
+			    "what is not printed is not known", origin, bare);
+	json_init(&j, &f, 0);
+	nd_json(&j, &d);
+	nodes = jparse(f.buf, f.len, NULL, 0);
+	buf_release(&f);
+	if (!nodes) {
+		rc = error("imp-fabric-text: ibnetdiscover: bad fragment");
+		goto out;
+	}
+	rc = imp_fabric_merge(im, origin, nodes);
+	jfree(nodes);
+out:
+	nd_free(&d);
+	return rc;
+}
+
+/* --- ibswitches, ibhosts --- */
+
+/* 'Switch : 0xfc6a1c0300xxxxxx ports 65 "Quantum-2 Mellanox Technologies"
+ * base port 0 lid 6 lmc 0', 'Ca : 0x0002c9020025874a ports 2 "node01
+ * HCA-1"' (ibnetdiscover -S / -H, as the two scripts run it).  A redacted
+ * GUID is no GUID: a switch is then known by its LID, a CA (ibhosts
+ * prints no LID) not at all. */
+int fab_ibswitches(struct imp *im, const char *text, size_t len,
+		   const char *origin, const char *arg)
+{
+	const char *p = text, *end = text + len, *e, *q, *h;
+	char line[1024], t[8], g[24], desc[65], *s;
+	unsigned np, lid, unkeyed = 0, bad = 0;
+	struct buf f = BUF_INIT;
+	struct json j;
+	struct jv *nodes;
+	uint64_t guid;
+	int rc, k, n = 0;
+	size_t l;
+
+	(void)arg;
+	json_init(&j, &f, 0);
+	json_arr_open(&j, NULL);
+	for (; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		l = (size_t)(e - p);
+		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) ? l :
+							   sizeof(line) - 1), p);
+		for (s = line; *s == ' ' || *s == '\t'; s++)
+			;
+		if (!*s)
+			continue;
+		k = 0;
+		if (sscanf(s, "%7s : %23s ports %u %n", t, g, &np, &k) != 3 || !k ||
+		    !nd_type(t) || strncmp(g, "0x", 2) || np > 255 ||
+		    !(q = nd_quoted(s + k, '"', desc, sizeof(desc)))) {
+			bad++;
+			continue;
+		}
+		lid = 0;
+		if ((h = strstr(q, " lid ")) && (sscanf(h, " lid %u", &lid) != 1 ||
+						 lid > 0xffff))
+			lid = 0;
+		if (nd_hex(g, &guid))
+			guid = 0;	/* redacted: "0xfc6a1c0300xxxxxx" */
+		if (!guid && !lid) {
+			unkeyed++;
+			continue;
+		}
+		json_obj_open(&j, NULL);
+		if (guid) {
+			snprintf(g, sizeof(g), "0x%016" PRIx64, guid);
+			json_str(&j, "guid", g);
+		}
+		json_uint(&j, "type", (unsigned)nd_type(t));
+		json_str(&j, "desc", desc);
+		json_uint(&j, "num_ports", np);
+		if (lid)
+			json_uint(&j, "lid", lid);
+		json_arr_open(&j, "ports");
+		json_arr_close(&j);
+		json_obj_close(&j);
+		n++;
+	}
+	json_arr_close(&j);
+	json_end(&j);
+	if (!n) {
+		buf_release(&f);
+		return 1;
+	}
+	if (bad)
+		imp_dropped(im, "%s: %u line(s) not understood: not kept", origin,
+			    bad);
+	if (unkeyed)
+		imp_dropped(im, "%s: %u node(s) with a redacted GUID and no LID: "
+			    "nothing to know them by, not kept", origin, unkeyed);
+	nodes = jparse(f.buf, f.len, NULL, 0);
+	buf_release(&f);
+	if (!nodes)
+		return error("imp-fabric-text: ibswitches: bad fragment");
+	rc = imp_fabric_merge(im, origin, nodes);
+	jfree(nodes);
+	return rc;
+}

@@ -244,6 +244,48 @@ static int rec_iblinkinfo(const char *t, size_t n)
 	       count_lines(t, n, ill_port) >= 1;
 }
 
+/* ibnetdiscover -p: "CA   134  1 0x7cfe9003003b4bde 4x EDR - SW ..." */
+static int ind_report(const char *s)
+{
+	char t[8], g[24], w[8];
+	unsigned lid, port;
+
+	return sscanf(s, "%7s %u %u %23s %7s", t, &lid, &port, g, w) == 5 &&
+	       (!strcmp(t, "CA") || !strcmp(t, "SW") || !strcmp(t, "RT")) &&
+	       starts_with(g, "0x") && strchr(w, 'x') && strchr(s, '\'');
+}
+
+/* the topology: 'Switch	36 "S-0010e0406d5aa0a0"		# "..."' */
+static int ind_topo(const char *s)
+{
+	return (starts_with(s, "Switch") || starts_with(s, "Ca") ||
+		starts_with(s, "Rt")) && (strstr(s, " \"S-") ||
+					   strstr(s, " \"H-") ||
+					   strstr(s, " \"R-")) && strchr(s, '#');
+}
+
+static int rec_ibnetdiscover(const char *t, size_t n)
+{
+	return count_lines(t, n, ind_report) >= 1 ||
+	       count_lines(t, n, ind_topo) >= 1;
+}
+
+/* ibswitches, ibhosts: 'Switch : 0x... ports 36 "desc" ... lid 15 lmc 0' */
+static int isw_row(const char *s)
+{
+	char t[8], g[24];
+	unsigned np;
+
+	return sscanf(s, "%7s : %23s ports %u", t, g, &np) == 3 &&
+	       (!strcmp(t, "Switch") || !strcmp(t, "Ca") || !strcmp(t, "Rt")) &&
+	       starts_with(g, "0x") && strchr(s, '"');
+}
+
+static int rec_ibswitches(const char *t, size_t n)
+{
+	return count_lines(t, n, isw_row) >= 1;
+}
+
 static int rec_dbcsv(const char *t, size_t n)
 {
 	return line_starts(t, n, "START_NODES") ||
@@ -535,6 +577,11 @@ const struct imp_reader imp_readers[] = {
 	  ib_perfquery, "the output of perfquery -x" },
 	{ "iblinkinfo", "iblinkinfo|iblinkinfo_-C_*|iblinkinfo_*", "fabric", rec_iblinkinfo,
 	  ib_iblinkinfo, "the output of iblinkinfo" },
+	{ "ibnetdiscover", "ibnetdiscover|ibnetdiscover_*|ibnetdiscover-*",
+	  "fabric", rec_ibnetdiscover, fab_ibnetdiscover,
+	  "the output of ibnetdiscover (or ibnetdiscover -p)" },
+	{ "ibswitches", "ibswitches|ibswitches_*|ibhosts|ibhosts_*", "fabric",
+	  rec_ibswitches, fab_ibswitches, "the output of ibswitches or ibhosts" },
 	{ "rdma link", "rdma_link|rdma_link_show|rdma_link_*|rdma_-d_link*|"
 	  "rdma_-j_link*|rdma_-p_link*", "sysfs", rec_rdma_link, rdma_link,
 	  "the output of rdma link show" },

@@ -74,6 +74,8 @@ IMP_PARSER(ib_ls_infiniband);
 IMP_PARSER(ib_sminfo);
 IMP_PARSER(ib_perfquery);
 IMP_PARSER(ib_iblinkinfo);
+IMP_PARSER(fab_ibnetdiscover);	/* imp-fabric-text.c */
+IMP_PARSER(fab_ibswitches);
 IMP_PARSER(rdma_link);		/* imp-rdma.c */
 IMP_PARSER(rdma_dev);
 IMP_PARSER(rdma_statistic);

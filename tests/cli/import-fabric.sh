@@ -1,6 +1,7 @@
 # import-fabric: the fabric tools' outputs pasted alone, with no local port
 # to attach them to (analyze/imp-ib.c, imp-fabric-text.c): a perfquery of
-# a remote LID is that port's counters and reaches the fabric checks; a
+# a remote LID is that port's counters and reaches the fabric checks;
+# ibnetdiscover (-p and the topology) and ibswitches give the nodes; a
 # lone sminfo is the subnet's SM, answering or not; a redacted SM GUID and
 # a mail-wrapped, cexec'd sminfo still read.
 cd "$T" || exit 1
@@ -56,3 +57,66 @@ mkdir rd
 printf '$ sminfo\nsminfo: sm lid 1 sm guid 0xe89e4903003xxxxx, activity count 6306612 priority 15 state 2 SMINFO_STANDBY\n' >rd/notes.txt
 check_eq "sminfo with a redacted GUID: still an SM" \
 	"$(sev rd SM_NOT_MASTER sm)" warning
+
+# ibnetdiscover -p: both ends of each link, the peerless "4x ???" port;
+# the topology format; ibswitches with redacted GUIDs known by LID
+mkdir nd
+cat >nd/ibnetdiscover-p.txt <<'EOF2'
+CA   134  1 0x7cfe9003003b4bde 4x EDR - SW  1719 10 0x7cfe9003009ce5b0 ( 'o0001 HCA-1' - 'ib-i1l1s01' )
+SW  1719 10 0x7cfe9003009ce5b0 4x EDR - CA   134  1 0x7cfe9003003b4bde ( 'ib-i1l1s01' - 'o0001 HCA-1' )
+SW  2052 37 0x506b4b03005c2740 4x ???                                    'ib-i4l1s01'
+EOF2
+fab_q() {	# fab_q DIR SQL: a query of the import's database
+	rm -f "$T/fq.db"
+	"$RA" --db "$T/fq.db" "$1" >/dev/null 2>&1
+	sqlite3 "$T/fq.db" "$2" 2>/dev/null
+}
+if command -v sqlite3 >/dev/null 2>&1; then
+	check_eq "ibnetdiscover -p: the nodes, switches with their LIDs" \
+		"$(fab_q nd "SELECT group_concat(type || ':' || coalesce(lid, '-') || ':' || desc, ' ') FROM (SELECT * FROM fabric_nodes ORDER BY guid)")" \
+		"2:2052:ib-i4l1s01 1:-:o0001 HCA-1 2:1719:ib-i1l1s01"
+	check_eq "ibnetdiscover -p: the link's far end, the unlinked port has none" \
+		"$(fab_q nd "SELECT group_concat(port || '>' || coalesce(remote_guid, 'none'), ' ') FROM (SELECT * FROM fabric_ports WHERE guid IN ('0x7cfe9003009ce5b0', '0x506b4b03005c2740') ORDER BY guid, port)")" \
+		"37>none 10>0x7cfe9003003b4bde"
+else
+	skip "ibnetdiscover -p: the database" "no sqlite3"
+fi
+"$RA" nd >nd.out 2>&1
+check "ibnetdiscover -p: read whole" grep -q "1 read, 0 not" nd.out
+
+mkdir tp
+cat >tp/ibnetdiscover.txt <<'EOF2'
+#
+# Topology file: generated on Tue Jul  6 11:02:06 2010
+#
+vendid=0x2c9
+devid=0xbd36
+sysimgguid=0x2c90200419c63
+switchguid=0x2c90200419c60(2c90200419c60)
+Switch	24 "S-0002c90200419c60"		# "MT47396 Infiniscale-III Mellanox Technologies" base port 0 lid 2 lmc 0
+[1]	"H-0002c9020025874a"[1](2c9020025874b) 		# "node01 HCA-1" lid 3 4xDDR
+[2]	"H-0002c90200258f7c"[1](2c90200258f7d) 		# "node02 HCA-1" lid 4 4xSDR
+
+vendid=0x2c9
+devid=0x6274
+sysimgguid=0x2c9020025874d
+caguid=0x2c9020025874a
+Ca	2 "H-0002c9020025874a"		# "node01 HCA-1"
+[1](2c9020025874b) 	"S-0002c90200419c60"[1]		# lid 3 lmc 0 "MT47396 Infiniscale-III Mellanox Technologies" lid 2 4xDDR
+EOF2
+if command -v sqlite3 >/dev/null 2>&1; then
+	check_eq "ibnetdiscover topology: the switch's ports, DDR and SDR, and the CA's" \
+		"$(fab_q tp "SELECT group_concat(n.type || '/' || p.port || '/' || coalesce(p.speed_active, '-') || '/' || coalesce(p.remote_port, '-'), ' ') FROM (SELECT * FROM fabric_ports ORDER BY guid, port) p JOIN fabric_nodes n ON n.guid = p.guid")" \
+		"2/1/2/1 2/2/1/1 1/1/2/1"
+fi
+"$RA" tp >tp.out 2>&1
+check "ibnetdiscover topology: read whole" grep -q "1 read, 0 not" tp.out
+
+mkdir sw
+printf '%s\n' 'Switch : 0xfc6a1c0300xxxxxx ports 65 "Quantum-2 Mellanox Technologies" base port 0 lid 6 lmc 0' \
+	'Switch : 0xfc6a1c0300xxxxxx ports 65 "Quantum-2 Mellanox Technologies" base port 0 lid 5 lmc 0' >sw/ibswitches.txt
+if command -v sqlite3 >/dev/null 2>&1; then
+	check_eq "ibswitches, redacted GUIDs: two switches, by LID" \
+		"$(fab_q sw "SELECT group_concat(guid || '=' || num_ports, ' ') FROM (SELECT * FROM fabric_nodes ORDER BY guid)")" \
+		"LID 5=65 LID 6=65"
+fi
