@@ -27,7 +27,11 @@
 #include "util.h"
 
 #define FABRIC_JSON "rdma-collect/fabric/fabric.json"
-#define MAX_LIDS 256		/* a node's LIDs looked at for a match */
+/* a node's distinct LIDs looked at for a match: a switch has one (every
+ * port of a scan repeats it), a CA one a port */
+#define MAX_LIDS 16
+/* texts of one node merged in one write: each reader gives a node once */
+#define MAX_SAME 16
 
 /* what identifies a node: its GUID (0: none) and the LIDs it carries */
 struct ident {
@@ -49,7 +53,14 @@ static uint64_t node_guid(const struct jv *o)
 
 static void add_lid(struct ident *id, int64_t lid)
 {
-	if (lid > 0 && lid <= 0xffff && id->nlids < MAX_LIDS)
+	size_t i;
+
+	if (lid <= 0 || lid > 0xffff)
+		return;
+	for (i = 0; i < id->nlids; i++)
+		if (id->lids[i] == lid)
+			return;
+	if (id->nlids < MAX_LIDS)
 		id->lids[id->nlids++] = (unsigned)lid;
 }
 
@@ -84,7 +95,7 @@ static void merge_n(struct json *j, const char *key, const struct jv **v,
 /* ports of several texts of one node, port number by port number */
 static void ports_n(struct json *j, const struct jv **v, size_t n)
 {
-	const struct jv *same[16];
+	const struct jv *same[MAX_SAME];
 	size_t i, k, x, m;
 	int64_t num;
 
@@ -124,7 +135,7 @@ static void ports_n(struct json *j, const struct jv **v, size_t n)
 static void merge_n(struct json *j, const char *key, const struct jv **v,
 		    size_t n)
 {
-	const struct jv *sub[16];
+	const struct jv *sub[MAX_SAME];
 	size_t i, k, x, m;
 
 	for (i = 0; i < n; i++)
@@ -201,7 +212,7 @@ int imp_fabric_merge(struct imp *im, const char *origin, const struct jv *nodes)
 	}
 	json_arr_open(&j, "nodes");
 	for (i = 0; i < no; i++) {
-		const struct jv *v[16];
+		const struct jv *v[MAX_SAME];
 		size_t m = 1;
 
 		v[0] = jat(on, i);
