@@ -2761,7 +2761,11 @@ static void li_from_json(const struct jv *f, struct linkinfo *li)
 		const struct jv *o = jat(nodes, i), *ports = jget(o, "ports");
 		struct lnode *n;
 
-		if (!jstr(o, "guid") || hex_guid(jstr(o, "guid"), &g) || !(n = ln_add(li)))
+		/* a switch known by its LID alone (a filtered iblinkinfo) */
+		if (jstr(o, "guid") ? hex_guid(jstr(o, "guid"), &g) :
+		    (g = 0, jint(o, "lid", 0) <= 0))
+			continue;
+		if (!(n = ln_add(li)))
 			continue;
 		n->guid = g;
 		n->type = (int)jint(o, "type", 0);
@@ -2789,6 +2793,10 @@ static void li_from_json(const struct jv *f, struct linkinfo *li)
 				p->has_remote = 1;
 				p->rguid = g;
 				p->rport = (unsigned)jint(r, "port", 0) & 0xff;
+			} else if (!jget(r, "guid") && jint(r, "lid", 0) > 0) {
+				p->has_remote = 2;	/* by its LID: kept */
+				p->rlid = (unsigned)jint(r, "lid", 0) & 0xffff;
+				p->rport = (unsigned)jint(r, "port", 0) & 0xff;
 			}
 		}
 	}
@@ -2798,7 +2806,7 @@ static void li_from_json(const struct jv *f, struct linkinfo *li)
 			struct lport *p = &li->n[i].p[k];
 			size_t x;
 
-			for (x = 0; p->has_remote && x < li->nn; x++) {
+			for (x = 0; p->has_remote == 1 && x < li->nn; x++) {
 				const struct lnode *r = &li->n[x];
 
 				if (r->guid != p->rguid)

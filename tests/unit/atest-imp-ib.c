@@ -1015,6 +1015,20 @@ static void refdata(void)
 	T_STREQ(import_status(b, "iblinkinfo"), "partial",
 		"iblinkinfo | grep Up: what the filter left out said dropped");
 	br_free(b);
+	/* ... read before the ibstat that names the local port: its peer,
+	 * the switch known by its LID alone, is still found */
+	b = import_texts("iblinkinfo",
+			 "      0xec0d9a03003d677a      1    1[  ] ==( 4X      25.78125 Gbps Active/  LinkUp)==>       2   18[  ] \"MF0;SB7700:MSB7700/U1\" ( )\n"
+			 "           2   18[  ] ==( 4X      25.78125 Gbps Active/  LinkUp)==>       1    1[  ] \"n01 HCA-1\" ( )\n",
+			 "ibstat",
+			 "CA 'mlx5_0'\n\tCA type: MT4115\n\tNumber of ports: 1\n"
+			 "\tNode GUID: 0xec0d9a03003d677a\n\tPort 1:\n\t\tState: Active\n"
+			 "\t\tPhysical state: LinkUp\n\t\tRate: 100\n\t\tBase lid: 1\n"
+			 "\t\tSM lid: 1\n\t\tPort GUID: 0xec0d9a03003d677a\n"
+			 "\t\tLink layer: InfiniBand\n", NULL);
+	T_STREQ(json_of(b, MAD "mlx5_0.1.json", "peer", "lid", NULL), "2",
+		"iblinkinfo | grep Up, then ibstat: the peer switch by its LID");
+	br_free(b);
 	b = import_texts("iblinkinfo", linkinfo_qdr, NULL);
 	T_STREQ(json_of(b, "rdma-collect/fabric/fabric.json", "status", NULL, NULL),
 		"ok", "iblinkinfo: QDR with one space in \"Active/ LinkUp\"");
