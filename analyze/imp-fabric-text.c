@@ -669,8 +669,9 @@ int fab_ibnetdiscover(struct imp *im, const char *text, size_t len,
 	if (bad)
 		imp_dropped(im, "%s: %u ibnetdiscover line(s) not understood: not "
 			    "kept", origin, bad);
+	/* filtered: read as far as it goes (a note, as iblinkinfo's) */
 	if (bare)
-		imp_dropped(im, "%s: %u node(s) or port line(s) without the rest "
+		imp_note(im, "%s: %u node(s) or port line(s) without the rest "
 			    "of their entry (a filtered or cut ibnetdiscover): "
 			    "what is not printed is not known", origin, bare);
 	json_init(&j, &f, 0);

@@ -1012,8 +1012,9 @@ static void refdata(void)
 		     "its LID, descriptions from the far ends");
 		jfree(f);
 	}
-	T_STREQ(import_status(b, "iblinkinfo"), "partial",
-		"iblinkinfo | grep Up: what the filter left out said dropped");
+	/* the filter's doing, not the reader's: read, with a note */
+	T_STREQ(import_status(b, "iblinkinfo"), "read",
+		"iblinkinfo | grep Up: read as far as it goes, not partial");
 	br_free(b);
 	/* ... read before the ibstat that names the local port: its peer,
 	 * the switch known by its LID alone, is still found */
