@@ -39,6 +39,22 @@ static int ifname_ok(const char *s)
 	       strcmp(s, "..");
 }
 
+/* the interface an ethtool output is of: the name's or the prompt's, else
+ * (a paste saved as "ethtool-S.txt", a fixture named after its driver)
+ * "unnamed": all such outputs of one input are taken as one interface's,
+ * and a note says so; findings then name "unnamed" */
+#define IF_UNNAMED "unnamed"
+static const char *ifname_of(struct imp *im, const char *arg,
+			     const char *origin, const char *tool)
+{
+	if (arg)
+		return ifname_ok(arg) ? arg : NULL;
+	imp_note(im, "%s: %s output without its interface's name: read as "
+		 "interface '" IF_UNNAMED "' (name the file 'ethtool -S IFACE.txt' "
+		 "or paste the command line)", origin, tool);
+	return IF_UNNAMED;
+}
+
 static int ethtool_put(struct imp *im, const char *ifn, const char *origin,
 		       const char *key, const char *value)
 {
@@ -46,6 +62,11 @@ static int ethtool_put(struct imp *im, const char *ifn, const char *origin,
 
 	snprintf(p, sizeof(p), "rdma-collect/ethtool/%s.json", ifn);
 	if (ih_json_set(im, p, origin, ifn, key, value) < 0)
+		return -1;
+	/* ethtool ran on it: the netdev exists, so the loader, which walks
+	 * sys/class/net, judges its counters even when nothing else names it */
+	snprintf(p, sizeof(p), "sys/class/net/%s", ifn);
+	if (!imp_get(im, p, NULL) && imp_dir(im, p, origin) < 0)
 		return -1;
 	imp_source(im, "netdev", "partial", "from pasted tool outputs");
 	return 0;
@@ -71,6 +92,34 @@ static int first_line(const char *text, size_t len, struct ih_line *l,
 	return 0;
 }
 
+/* most non-blank lines "name: number" (an ethtool -S without its header) */
+static int stats_only(const char *text, size_t len)
+{
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	int yes = 0, no = 0;
+
+	if (!l)
+		return 0;
+	ih_lines_init(&it, text, len);
+	while (ih_next(&it, l) && yes + no < 4000) {
+		const char *s = ih_skip(l->s), *c = strrchr(s, ':');
+		const char *v;
+
+		if (!*s)
+			continue;
+		for (v = c ? c + 1 : NULL; v && *v == ' '; v++)
+			;
+		if (c && c > s && v && *v >= '0' && *v <= '9' &&
+		    !memchr(s, ' ', (size_t)(c - s)))
+			yes++;
+		else
+			no++;
+	}
+	free(l);
+	return yes >= 2 && yes > 4 * no;
+}
+
 int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 		     const char *origin, const char *arg)
 {
@@ -78,28 +127,46 @@ int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 	struct json j;
 	struct ih_lines it;
 	struct ih_line *l = malloc(sizeof(*l));
-	int n = 0, skipped = 0, rc = 1;
+	const char *ifn = NULL;
+	int n = 0, skipped = 0, rc = 1, head;
 
 	if (!l)
 		return -1;
-	if (!arg || !ifname_ok(arg) || !first_line(text, len, l, &it) ||
-	    strcmp(l->s, "NIC statistics:"))
+	if (!first_line(text, len, l, &it))
 		goto out;
+	/* "NIC statistics:" first, or (| grep, or stripped) the counters
+	 * alone: then most lines must be "name: number" */
+	head = !strcmp(ih_skip(l->s), "NIC statistics:");
+	if (!head && !stats_only(text, len))
+		goto out;
+	if (!(ifn = ifname_of(im, arg, origin, "ethtool -S")))
+		goto out;
+	if (!head)
+		ih_lines_init(&it, text, len);
 	buf_init(&out, 16 << 20);
 	json_init(&j, &out, 0);
 	json_arr_open(&j, NULL);
 	while (ih_next(&it, l)) {
 		const char *s = ih_skip(l->s), *sep;
+		char val[32];
 		uint64_t v;
+		size_t vl;
 
-		if (!l->len)
+		if (!l->len || !*s)
 			continue;
 		sep = strstr(s, ": ");
 		while (sep && strstr(sep + 1, ": "))	/* the last one */
 			sep = strstr(sep + 1, ": ");
-		if (l->unterminated || l->cut || s == l->s || !sep ||
-		    sep == s || sep - s > 32 ||
-		    ih_u64(sep + 2, UINT64_MAX, &v) < 0) {
+		vl = sep ? strlen(sep + 2) : 0;
+		while (vl && sep[2 + vl - 1] == ' ')	/* trailing blanks */
+			vl--;
+		if (sep && vl < sizeof(val)) {
+			memcpy(val, sep + 2, vl);
+			val[vl] = 0;
+		}
+		if (l->unterminated || l->cut || !sep || sep == s ||
+		    sep - s > 32 || vl >= sizeof(val) ||
+		    ih_u64(val, UINT64_MAX, &v) < 0) {
 			skipped++;
 			continue;
 		}
@@ -117,7 +184,7 @@ int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 	if (skipped)
 		imp_note(im, "%s: %d lines that are no statistic left out "
 			 "(a cut last line is not trusted)", origin, skipped);
-	rc = ethtool_put(im, arg, origin, "stats", out.buf);
+	rc = ethtool_put(im, ifn, origin, "stats", out.buf);
 out:
 	buf_release(&out);
 	free(l);
@@ -155,14 +222,14 @@ int ih_ethtool_drvinfo(struct imp *im, const char *text, size_t len,
 
 	if (!l)
 		return -1;
-	if (!arg || !ifname_ok(arg) || !first_line(text, len, l, &it) ||
-	    !kv(l->s, "driver"))
+	if (!first_line(text, len, l, &it) || !kv(ih_skip(l->s), "driver") ||
+	    !(arg = ifname_of(im, arg, origin, "ethtool -i")))
 		goto out;
 	json_init(&j, &out, 0);
 	json_obj_open(&j, NULL);
 	do {
 		for (i = 0; i < ARRAY_SIZE(keys); i++) {
-			const char *v = kv(l->s, keys[i].key);
+			const char *v = kv(ih_skip(l->s), keys[i].key);
 
 			if (!v || l->cut)
 				continue;

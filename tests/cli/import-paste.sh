@@ -101,3 +101,11 @@ check_eq "ulimit -a with its command echoed: MEMLOCK_LIMITED" \
 printf '# cat /proc/3844/limits | grep locked\nMax locked memory         65536                65536                bytes     \n' >limits.txt
 check_eq "cat /proc/PID/limits: the process's limit is judged" \
 	"$(findings limits.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
+
+# ethtool -S as pastes carry it: no header, no indentation, trailing
+# blanks, and no interface name: read as interface "unnamed", said so
+printf 'rx_packets: 845320277\ntx_packets: 896117891   \nrx_discards_phy: 7\n' >ethtool-S.txt
+check_eq "ethtool -S without header, indentation or name: read" \
+	"$(inputs ethtool-S.txt)" "ethtool-S.txt 0 read ethtool -S"
+check_eq "... its counters judged on interface 'unnamed'" \
+	"$(findings ethtool-S.txt | tr ' ' '\n' | grep RX_BUFFER)" "RX_BUFFER_DROPS:unnamed:warning"
