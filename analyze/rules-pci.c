@@ -44,7 +44,8 @@ const struct rule rules_pci[] = {
 		.severity = SEV_CRITICAL,
 		.title = "PCIe link of an HCA (or a bridge on its path) below its capability",
 		.needs = "pci",
-		.evidence = "sys/devices/.../<bdf>/config (LnkCap, LnkSta), current_link_{speed,width}, max_link_{speed,width}; kernel log 'PCIe bandwidth ... limited by'",
+		.mlx5_only = "the HCAs' PCI functions, which the pci source collects for NVIDIA/Mellanox adapters only",
+		.evidence = "sys/devices/.../<bdf>/config (LnkCap, LnkSta), current_link_{speed,width}, max_link_{speed,width}; kernel log 'PCIe bandwidth ... limited by' (NVIDIA/Mellanox HCAs only: skipped on a node without one)",
 		.remediation = "The HCA trained below its PCIe speed or width: reseat the card (or move it to a slot wired for the full width and generation), check riser cables and retimers, set the slot's link speed in the BIOS to Auto/Gen5 and update the BIOS and HCA firmware; `lspci -vvv -s <bdf>` shows LnkCap and LnkSta, and the mlx5_core probe line 'available PCIe bandwidth, limited by ... at <bdf>' names the narrowest link.",
 		/* a link is judged at its upstream-facing end (endpoint,
 		 * switch upstream port), as lspci's "(downgraded)": a root
@@ -121,7 +122,8 @@ const struct rule rules_pci[] = {
 		.severity = SEV_CRITICAL,
 		.title = "ACS redirect or source validation on a PCIe bridge between a GPU and an HCA",
 		.needs = "pci",
-		.evidence = "sys/devices/.../<bdf>/config ACS extended capability (ACSCtl) of the bridges between each HCA and GPU below a common bridge",
+		.mlx5_only = "the HCAs' PCI functions, which the pci source collects for NVIDIA/Mellanox adapters only",
+		.evidence = "sys/devices/.../<bdf>/config ACS extended capability (ACSCtl) of the bridges between each HCA and GPU below a common bridge (NVIDIA/Mellanox HCAs only: skipped on a node without one)",
 		.remediation = "ACS P2P redirect sends GPUDirect RDMA traffic up to the root complex (and through the IOMMU) instead of across the switch: disable ACS in the BIOS (often 'ACS Control' / 'PCIe ACS' under the chipset or PCIe settings), or clear ACSCtl on the switch ports at boot (`setpci -s <bdf> ECAP_ACS+0x6.w=0000`, as NVIDIA's GPUDirect guides do); on a bare-metal node with no VMs the IOMMU groups then merge, which is expected.",
 		/* the ancestors of every HCA and GPU; for each pair below a
 		 * common bridge, the bridges strictly below that bridge on
@@ -171,7 +173,8 @@ const struct rule rules_pci[] = {
 		.severity = SEV_WARNING,
 		.title = "the IOMMU translates DMA on a node with HCAs",
 		.needs = "pci",
-		.evidence = "sys/kernel/iommu_groups/<N>/type of the HCAs' groups; else sys/class/iommu and proc/cmdline (iommu=pt, iommu.passthrough=, last wins)",
+		.mlx5_only = "the HCAs' PCI functions, which the pci source collects for NVIDIA/Mellanox adapters only",
+		.evidence = "sys/kernel/iommu_groups/<N>/type of the HCAs' groups; else sys/class/iommu and proc/cmdline (iommu=pt, iommu.passthrough=, last wins) (NVIDIA/Mellanox HCAs only: skipped on a node without one)",
 		.remediation = "Boot with the IOMMU in passthrough for host DMA: add `iommu=pt` (x86) or `iommu.passthrough=1` to the kernel command line (GRUB_CMDLINE_LINUX, then update-grub and reboot), keeping intel_iommu=on if VFIO is needed; translated DMA costs IOTLB misses and can break GPUDirect RDMA peer mappings.",
 		/* the groups' default domain is what the kernel does; the
 		 * command line is only read when no HCA group was seen */

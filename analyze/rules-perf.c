@@ -38,7 +38,8 @@ const struct rule rules_perf[] = {
 		.severity = SEV_CRITICAL,
 		.title = "pause storm warning or error events",
 		.needs = "netdev",
-		.evidence = "rdma-collect/ethtool/<if>.json tx_pause_storm_{warning,error}_events",
+		.mlx5_only = "mlx5e's ethtool counters tx_pause_storm_*",
+		.evidence = "rdma-collect/ethtool/<if>.json tx_pause_storm_{warning,error}_events (mlx5 only: skipped on a node without an mlx5 device)",
 		.remediation = "A receiver stopped draining and kept sending pause: the NIC's stall watchdog fired. Find the host that pauses (a hung or overloaded receiver, a PCIe or memory bottleneck) and check the switch's PFC watchdog; mlx5 can drop instead of pausing after a storm (ethtool --set-tunable <if> pfc-prevention-tout).",
 		/* older drivers (MOFED 4.3-4.6) name the warning counter with a
 		 * trailing space */
@@ -61,7 +62,8 @@ const struct rule rules_perf[] = {
 		.severity = SEV_WARNING,
 		.title = "received pause time high relative to the interval or uptime",
 		.needs = "netdev",
-		.evidence = "rdma-collect/ethtool/<if>.json rx_prio<N>_pause_duration (microseconds), rx_global_pause_duration, or rx_pause_ctrl_phy; manifest uptime_s or the --sample interval",
+		.mlx5_only = "mlx5e's ethtool pause counters (rx_prio<N>_pause_duration, rx_global_pause_duration, rx_pause_ctrl_phy)",
+		.evidence = "rdma-collect/ethtool/<if>.json rx_prio<N>_pause_duration (microseconds), rx_global_pause_duration, or rx_pause_ctrl_phy; manifest uptime_s or the --sample interval (mlx5 only: skipped on a node without an mlx5 device)",
 		.remediation = "The link partner (switch) is pausing this port a large share of the time: congestion downstream, a slow receiver behind the switch, or PFC without ECN/DCQCN. Check the switch's egress queues and ECN marking, PortXmitWait and CNP counters, and whether one host is the sink (incast).",
 		/* the pause time in microseconds: the per-priority durations,
 		 * else the global pause duration; without either, the pause
@@ -158,7 +160,8 @@ const struct rule rules_perf[] = {
 		.severity = SEV_WARNING,
 		.title = "packets lost in flight (sequence errors, timeouts)",
 		.needs = "sysfs",
-		.evidence = "sys/class/infiniband/<dev>/ports/<n>/hw_counters/{out_of_sequence,duplicate_request,packet_seq_err,implied_nak_seq_err,local_ack_timeout_err}",
+		.mlx5_only = "mlx5's hw_counters (out_of_sequence, duplicate_request, packet_seq_err, implied_nak_seq_err, local_ack_timeout_err)",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/hw_counters/{out_of_sequence,duplicate_request,packet_seq_err,implied_nak_seq_err,local_ack_timeout_err} (mlx5 only: skipped on a node without an mlx5 device)",
 		.remediation = "Packets were lost between the QPs. On RoCE this is almost always PFC misconfigured somewhere on the path (priority, trust mode, DSCP mapping, a switch port without PFC) or buffer overflow: check PFC on both NICs and every switch hop. On InfiniBand it points to a bad link: check symbol and receive errors on the HCA and switch ports (perfquery, ibqueryerrors).",
 		.sql = "SELECT c.bundle_id, c.ibdev || ':' || c.port, "
 		       "'packets lost in flight on ' || c.ibdev || ':' || c.port || ' ("
@@ -189,7 +192,8 @@ const struct rule rules_perf[] = {
 		.severity = SEV_WARNING,
 		.title = "receive buffer or port discards",
 		.needs = "netdev",
-		.evidence = "rdma-collect/ethtool/<if>.json rx_out_of_buffer, rx_discards_phy, tx_discards_phy",
+		.mlx5_only = "mlx5e's ethtool counters (rx_out_of_buffer, rx_discards_phy, tx_discards_phy)",
+		.evidence = "rdma-collect/ethtool/<if>.json rx_out_of_buffer, rx_discards_phy, tx_discards_phy (mlx5 only: skipped on a node without an mlx5 device)",
 		.remediation = "rx_discards_phy/tx_discards_phy: the port dropped packets for lack of buffer, which lossless RoCE must not do: enable PFC on the RoCE priority (or fix the trust/DSCP mapping) and check the receive buffer split (mlnx_qos --buffer_size). rx_out_of_buffer: the driver's receive queues ran empty (CPU or interrupt affinity cannot keep up): larger rings (ethtool -G), more channels, IRQ affinity.",
 		.sql = "SELECT c.bundle_id, c.netdev, 'drops on ' || c.netdev || ': "
 		       "' || group_concat(c.name || ' ' || c.value || CASE WHEN " GREW

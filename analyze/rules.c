@@ -265,6 +265,17 @@ static int group_met(const struct todo_set *t, size_t lo, size_t hi,
 	return 0;
 }
 
+/* a bundle with an mlx5 device: a ConnectX function, an mlx5 RDMA device
+ * (by name, HCA type or driver), or mlx5_core in its kernel log */
+#define HAS_MLX5 "SELECT (SELECT count(*) FROM pci_functions WHERE " \
+	"bundle_id = ?1 AND (driver = 'mlx5_core' OR (vendor = 0x15b3 AND " \
+	"kind = 'hca'))) + (SELECT count(*) FROM devices WHERE bundle_id = " \
+	"?1 AND (ibdev LIKE 'mlx5!_%' ESCAPE '!' OR hca_type GLOB 'MT4[0-9]*' " \
+	"OR hca_type GLOB 'MT41[0-9][0-9][0-9]')) + (SELECT count(*) FROM " \
+	"netdevs WHERE bundle_id = ?1 AND driver = 'mlx5_core') + EXISTS " \
+	"(SELECT 1 FROM klog WHERE bundle_id = ?1 AND category IS NOT NULL " \
+	"AND text LIKE 'mlx5_core %')"
+
 /* the bundles of todo whose needed sources are ok or partial go to
  * todo_rule; the others get a skipped row naming the source (the first
  * of a group "sysfs|fabric", which any one of meets: a port's counters
@@ -314,6 +325,20 @@ static int select_bundles(sqlite3 *db, const struct rule *r,
 			dropped++;
 		}
 		p = *e ? e + 1 : e;
+	}
+	/* evidence only mlx5 gives: not run where there is no mlx5 */
+	for (i = 0; r->mlx5_only && i < t->n; i++) {
+		if (out[i] || db_int(db, HAS_MLX5, "i", t->ids[i]) > 0)
+			continue;
+		if (db_exec(db, "INSERT OR IGNORE INTO skipped (bundle_id, rule, "
+			    "reason) SELECT ?1, ?2, 'no mlx5 device' || coalesce("
+			    "' (RDMA devices: ' || (SELECT group_concat(ibdev, ' ') "
+			    "FROM (SELECT ibdev FROM devices WHERE bundle_id = ?1 "
+			    "ORDER BY ibdev)) || ')', '') || ': it reads ' || ?3",
+			    "iss", t->ids[i], r->id, r->mlx5_only) < 0)
+			rc = -1;
+		out[i] = 1;
+		dropped++;
 	}
 	if (dropped || !t->full) {
 		if (db_run(db, "DELETE FROM todo_rule; INSERT INTO todo_rule "

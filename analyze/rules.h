@@ -37,6 +37,10 @@ struct rule {
 	const char *remediation;
 	const char *sql;
 	int (*check)(struct rctx *rc);	/* over todo_rule; 0 or -1 */
+	/* non-NULL: the rule reads what only mlx5 reports (this text says
+	 * what); a bundle without an mlx5 device is skipped with the
+	 * reason, the check neither passes nor fails there */
+	const char *mlx5_only;
 };
 
 /* a NULL-id-terminated table per file */

@@ -389,3 +389,22 @@ e = f["evidence"][0]
 assert e["path"] == "rdma-collect/commands/mlxlink-mlx5_0/stdout", e
 assert "Effective Physical Errors 12" in e["value"] and "3E-10" in e["value"], e
 '
+
+# --- another vendor's RDMA (tests/fixtures/mkbnxt.sh: bnxt_re) and rxe:
+# the mlx5 kernel lines and mlxlink are skipped with the reason; the
+# generic counters are judged
+"$FIXTURES/mkbnxt.sh" bnxt || fail "mkbnxt.sh builds"
+echo 2 >bnxt/sys/class/infiniband/bnxt_re0/ports/1/counters/link_downed
+collect bnxt bnxt.rdma.tar.zst
+"$RA" report --format json bnxt.rdma.tar.zst >bnxt.json 2>/dev/null
+"$RA" report --format json x0.rdma.tar.zst >x0.json 2>/dev/null
+check "bnxt_re node: FW_RESET, FW_MEM_ALLOC_FAILED, CABLE_MODULE_ERROR, PHY_BER_HIGH, PHY_EYE_LOW skipped: no mlx5 device" python3 -c '
+import json
+for f, devs in (("bnxt.json", "bnxt_re0 bnxt_re1"), ("x0.json", "rxe0")):
+    d = json.load(open(f))
+    s = {x["rule"]: x["reason"] for n in d["nodes"] for x in n["skipped"]}
+    for r in ("FW_RESET", "FW_MEM_ALLOC_FAILED", "CABLE_MODULE_ERROR", "PHY_BER_HIGH", "PHY_EYE_LOW"):
+        assert s.get(r, "").startswith("no mlx5 device (RDMA devices: %s): it reads " % devs), (f, r, s.get(r))
+'
+fires "bnxt_re node: LinkDownedCounter is generic: LINK_FLAPPING" bnxt.rdma.tar.zst "LINK_FLAPPING warning bnxt_re0:1"
+quiet "bnxt_re node: nothing else from the HCA rules" bnxt.rdma.tar.zst SYMBOL_ERRORS

@@ -173,3 +173,16 @@ for c in "ro quiet:iommu warning app" \
 	check_eq "cmdline '${c%%:*}' without group types" \
 		"$(findings "$T/i3.rdma.tar.zst" IOMMU_TRANSLATING)" "${c#*:}"
 done
+
+# another vendor's RDMA (tests/fixtures/mkbnxt.sh: bnxt_re): the PCI
+# checks read only what the pci source collects
+"$FIXTURES/mkbnxt.sh" "$T/bnxt" || fail "mkbnxt.sh builds"
+collect "$T/bnxt" "$T/bnxt.rdma.tar.zst"
+check "bnxt_re node: the PCI checks are skipped with the reason, not passed" python3 -c '
+import json, subprocess, sys
+d = json.loads(subprocess.run([sys.argv[1], "report", "--format", "json", sys.argv[2]],
+                              capture_output=True, text=True).stdout)
+s = {x["rule"]: x["reason"] for n in d["nodes"] for x in n["skipped"]}
+for r in ("PCIE_LINK_DEGRADED", "ACS_ENABLED", "IOMMU_TRANSLATING"):
+    assert r in s, (r, s)
+' "$RA" "$T/bnxt.rdma.tar.zst"

@@ -141,3 +141,25 @@ check "PAUSE_HEAVY from frames says it is an upper bound" sh -c \
 	"echo '$(summary g.rdma.tar.zst PAUSE_HEAVY ibp20s0)' | grep -q 'at most'"
 check_eq "PAUSE_HEAVY: other IPoIB netdevs without pause" \
 	"$(sev g.rdma.tar.zst PAUSE_HEAVY ibp36s0)" none
+
+# --- another vendor's RoCE (tests/fixtures/mkbnxt.sh: bnxt_re on bnxt_en):
+# the counters only mlx5 names are skipped with the reason, not passed;
+# PFC (DCB netlink) is generic and judged
+"$FIXTURES/mkbnxt.sh" bnxt || fail "mkbnxt.sh builds"
+setjson bnxt/rdma-collect/dcb/ens1f0np0.json 'd["pfc"]["pfc_en"] = 0'
+"$RC" -q --root bnxt -o bnxt.rdma.tar.zst >/dev/null 2>&1
+"$RA" report --format json bnxt.rdma.tar.zst >bnxt.json 2>/dev/null
+check "bnxt_re node: DROPS_IN_FLIGHT, RX_BUFFER_DROPS, PAUSE_STORM, PAUSE_HEAVY skipped: no mlx5 device" python3 -c '
+import json
+d = json.load(open("bnxt.json"))
+s = {x["rule"]: x["reason"] for n in d["nodes"] for x in n["skipped"]}
+for r in ("DROPS_IN_FLIGHT", "RX_BUFFER_DROPS", "PAUSE_STORM", "PAUSE_HEAVY"):
+    assert s.get(r, "").startswith("no mlx5 device (RDMA devices: bnxt_re0 bnxt_re1)"), (r, s.get(r))
+'
+check_eq "bnxt_re node: PFC_DISABLED is judged (generic)" \
+	"$(sev bnxt.rdma.tar.zst PFC_DISABLED ens1f0np0)" warning
+check_eq "rxe: RX_BUFFER_DROPS skipped (no mlx5 device), not passed" \
+	"$("$RA" report --format json rxe.rdma.tar.zst 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print([x["reason"][:14] for n in d["nodes"] for x in n["skipped"] if x["rule"] == "RX_BUFFER_DROPS"])')" "['no mlx5 device']"

@@ -224,3 +224,13 @@ if [ "${n:-0}" -gt 0 ]; then
 else
 	skip "NCCL_GID_INDEX_BAD" "the environment table is not loaded yet (app extractor)"
 fi
+
+# --- another vendor's RoCE (tests/fixtures/mkbnxt.sh): the generic checks
+"$FIXTURES/mkbnxt.sh" bnxt || fail "mkbnxt.sh builds"
+collect bnxt bnxt.rdma.tar.zst
+check_eq "healthy bnxt_re node: nothing at warning or above from the verbs/sm rules" \
+	"$(loud bnxt.rdma.tar.zst)" ""
+poll bnxt bnxt_re1
+collect bnxt bnxt2.rdma.tar.zst
+check_eq "bnxt_re node: PORT_DOWN Polling beside an Active port is a warning" \
+	"$(sev bnxt2.rdma.tar.zst PORT_DOWN bnxt_re1:1)" warning
