@@ -5,6 +5,7 @@
 
 #include "db.h"
 #include "rules.h"
+#include "util.h"
 
 /* a module is present when /proc/modules lists it or sys/module has it
  * (built in with parameters or a version).  When neither does but the
@@ -20,6 +21,11 @@ struct kmod {
 };
 
 #define HAS_DEVS "SELECT count(*) FROM devices WHERE bundle_id = ?1"
+/* a Soft-RoCE device: named rxeN by default, but `rdma link add NAME
+ * type rxe` names it anything; it has a parent netdev and no PCI device
+ * (siw has no parent file) */
+#define IS_RXE "(ibdev LIKE 'rxe%' OR (pci_addr IS NULL AND parent IS NOT " \
+	"NULL AND ibdev NOT LIKE 'siw%'))"
 #define HAS_MLX "SELECT count(*) FROM pci_functions WHERE bundle_id = ?1 AND " \
 	"vendor = 0x15b3 AND kind = 'hca'"
 
@@ -75,11 +81,69 @@ static const struct kmod kmods[] = {
 	  "IPoIB netdevs exist" },
 	{ "rdma_rxe", SEV_CRITICAL,
 	  "the Soft-RoCE devices cannot exist without rdma_rxe",
-	  "SELECT count(*) FROM devices WHERE bundle_id = ?1 AND ibdev LIKE "
-	  "'rxe%'",
+	  "SELECT count(*) FROM devices WHERE bundle_id = ?1 AND " IS_RXE,
 	  "rxe devices exist" },
 	{ NULL, 0, NULL, NULL, NULL },
 };
+
+/* the RDMA drivers: a device by its kernel name (ib_register_device's
+ * "efa_%d", "bnxt_re%d" ...), else by the driver of its netdev; the RDMA
+ * driver module and the network or PCI driver it sits on.  mlx5 and rxe
+ * are the kmods above (their own proofs and messages). */
+struct rdrv {
+	const char *prefix;	/* ibdev name */
+	const char *netdrv;	/* "ice,i40e": a netdev driver that names it */
+	const char *module;	/* the RDMA driver */
+	const char *base;	/* the module it needs, or NULL */
+	const char *what;
+};
+
+static const struct rdrv rdrvs[] = {
+	{ "mlx5_", "mlx5_core", "mlx5_ib", "mlx5_core", "NVIDIA ConnectX (mlx5)" },
+	{ "mlx4_", "mlx4_en", "mlx4_ib", "mlx4_core", "ConnectX-3 (mlx4)" },
+	{ "efa_", NULL, "efa", NULL, "AWS Elastic Fabric Adapter" },
+	{ "bnxt_re", "bnxt_en", "bnxt_re", "bnxt_en", "Broadcom NetXtreme-E" },
+	{ "irdma", "ice,i40e", "irdma", NULL, "Intel Ethernet 800/X722" },
+	{ "ionic_", "ionic", "ionic_rdma", "ionic", "AMD Pensando" },
+	{ "mana_", "mana", "mana_ib", "mana", "Microsoft Azure MANA" },
+	{ "siw", NULL, "siw", NULL, "Soft-iWARP" },
+	{ "hfi1_", NULL, "hfi1", NULL, "Omni-Path (hfi1)" },
+	{ "qedr", "qede", "qedr", "qede", "Marvell/QLogic FastLinQ" },
+	{ "hns_", "hns3", "hns_roce_hw_v2", "hns3", "HiSilicon" },
+	{ "erdma_", NULL, "erdma", NULL, "Alibaba elastic RDMA" },
+	{ "cxgb4_", "cxgb4", "iw_cxgb4", "cxgb4", "Chelsio T4+" },
+	{ "vmw_pvrdma", "vmxnet3", "vmw_pvrdma", NULL, "VMware paravirtual RDMA" },
+	{ "ocrdma", "be2net", "ocrdma", "be2net", "Emulex OneConnect" },
+	{ "usnic_", "enic", "usnic_verbs", "enic", "Cisco usNIC" },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (list && *list) {
+		size_t l = strcspn(list, ",");
+
+		if (l == n && !strncmp(list, name, n))
+			return 1;
+		list += l + (list[l] == ',');
+	}
+	return 0;
+}
+
+static const struct rdrv *rdrv_of(const char *ibdev, const char *netdrv)
+{
+	const struct rdrv *d;
+
+	for (d = rdrvs; d->prefix; d++)
+		if (!strncmp(ibdev, d->prefix, strlen(d->prefix)))
+			return d;
+	for (d = rdrvs; netdrv && d->prefix; d++)
+		if (d->netdrv && in_list(d->netdrv, netdrv))
+			return d;
+	return NULL;
+}
 
 static int64_t count(sqlite3 *db, const char *sql, int64_t bid)
 {
@@ -104,17 +168,87 @@ static int module_missing(struct rctx *rc)
 			"(ibdev LIKE 'mlx5!_%' ESCAPE '!' OR hca_type LIKE 'MT4%')",
 			bid);
 		int64_t rxe = count(rc->db, "SELECT count(*) FROM devices WHERE "
-				    "bundle_id = ?1 AND ibdev LIKE 'rxe%'", bid);
+				    "bundle_id = ?1 AND " IS_RXE, bid);
 		int64_t ib = count(rc->db, "SELECT count(*) FROM ports WHERE "
 				   "bundle_id = ?1 AND link_layer = 'InfiniBand'",
 				   bid);
 		int64_t nmods = count(rc->db, "SELECT count(*) FROM modules "
 				      "WHERE bundle_id = ?1", bid);
 		const struct kmod *k;
+		const struct rdrv *other[16], *dv;
+		char others[256];
+		size_t no = 0, o, nmlx5 = 0, nknown = 0;
 
 		/* no RDMA hardware and no RDMA device: nothing to load */
 		if (!ndev && !mlx)
 			continue;
+		/* each RDMA device's driver: its name, else its netdev's */
+		others[0] = 0;
+		st = db_query(rc->db, "SELECT d.ibdev, (SELECT n.driver FROM "
+			      "ports p JOIN netdevs n ON n.bundle_id = p.bundle_id "
+			      "AND n.name = p.netdev WHERE p.bundle_id = d.bundle_id "
+			      "AND p.ibdev = d.ibdev AND n.driver IS NOT NULL LIMIT 1), "
+			      "d.pci_addr IS NULL AND (d.ibdev LIKE 'rxe%' OR "
+			      "(d.parent IS NOT NULL AND d.ibdev NOT LIKE 'siw%')) "
+			      "FROM devices d WHERE d.bundle_id = ? ORDER BY "
+			      "d.ibdev", "i", bid);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(st, 0);
+			const char *nd = (const char *)sqlite3_column_text(st, 1);
+
+			dv = rdrv_of(name, nd);
+			if (!dv && sqlite3_column_int(st, 2)) {
+				nknown++;	/* rxe: rdma_rxe, a kmod */
+				continue;
+			}
+			if (!dv)
+				continue;
+			nknown++;
+			if (!strcmp(dv->module, "mlx5_ib")) {
+				nmlx5++;
+				continue;
+			}
+			for (o = 0; o < no && other[o] != dv; o++)
+				;
+			if (o == no && no < ARRAY_SIZE(other)) {
+				size_t l = strlen(others);
+
+				other[no++] = dv;
+				snprintf(others + l, sizeof(others) - l, "%s%s (%s)",
+					 l ? ", " : "", dv->module, dv->what);
+			}
+		}
+		db_done(st);
+		/* every RDMA device is of another driver: the ConnectX
+		 * functions here (if any) are Ethernet NICs, the mlx5 RDMA
+		 * modules are not this node's RDMA */
+		if (ndev && !nmlx5 && nknown == (size_t)ndev)
+			mlx = 0;
+		/* the other drivers' own modules, as the kmods' are */
+		for (o = 0; o < no; o++) {
+			const char *mods[2] = { other[o]->module, other[o]->base };
+			size_t m;
+
+			for (m = 0; m < 2 && mods[m]; m++) {
+				int64_t fid;
+
+				if (db_int(rc->db, "SELECT count(*) FROM modules WHERE "
+					   "bundle_id = ? AND name = ?", "is", bid,
+					   mods[m]))
+					continue;
+				/* its devices exist: built in, or a container */
+				fid = finding_add(rc, bid, SEV_INFO, mods[m],
+						  "module %s is not in /proc/modules "
+						  "but the %s RDMA devices it drives "
+						  "exist: built into the kernel, or "
+						  "/proc/modules is not this kernel's "
+						  "(a container)", mods[m],
+						  other[o]->what);
+				finding_evidence(rc, fid, "proc/modules",
+						 "no line for %s (%lld modules "
+						 "listed)", mods[m], (long long)nmods);
+			}
+		}
 		for (k = kmods; k->name; k++) {
 			int sev = k->sev;
 			const char *why = "";
@@ -148,13 +282,16 @@ static int module_missing(struct rctx *rc)
 				      "the InfiniBand management tools miss it";
 			}
 			fid = finding_add(rc, bid, sev, k->name,
-					  "module %s is not loaded: %s%s%s",
+					  "module %s is not loaded: %s%s%s%s%s",
 					  k->name, k->consequence, why, mlx ? "" :
 					  rxe ? " (no ConnectX on this node: the "
 					  "mlx5 modules are not needed, Soft-RoCE "
-					  "needs rdma_rxe)" : " (no ConnectX on "
-					  "this node: the mlx5 modules are not "
-					  "needed)");
+					  "needs rdma_rxe)" : no ? " (this node's "
+					  "RDMA devices are driven by " : " (no "
+					  "ConnectX on this node: the mlx5 modules "
+					  "are not needed)", !mlx && !rxe && no ?
+					  others : "", !mlx && !rxe && no ? ": the "
+					  "mlx5 modules are not needed)" : "");
 			finding_evidence(rc, fid, "proc/modules",
 					 "no line for %s (%lld modules listed)",
 					 k->name, (long long)nmods);
@@ -271,7 +408,7 @@ const struct rule rules_kernel[] = {
 		.severity = SEV_CRITICAL,
 		.title = "an RDMA kernel module is not loaded",
 		.needs = "modules",
-		.evidence = "proc/modules, sys/module/<m>; the devices, PCI functions, sys/class/infiniband_{verbs,mad} and /dev/infiniband entries that prove a built-in module",
+		.evidence = "proc/modules, sys/module/<m>; the devices, PCI functions, sys/class/infiniband_{verbs,mad} and /dev/infiniband entries that prove a built-in module. Demanded: the generic stack (ib_core, ib_uverbs, ib_cm, rdma_cm, rdma_ucm; ib_umad, critical only with an InfiniBand port; ib_ipoib on InfiniBand, info) and each RDMA device's own driver, found by the device's kernel name or its netdev's driver (mlx5_ib/mlx5_core, mlx4_ib, efa, bnxt_re/bnxt_en, irdma, ionic_rdma, mana_ib, rdma_rxe, siw, hfi1, qedr, hns_roce_hw_v2, erdma, iw_cxgb4, vmw_pvrdma ...); mlx5_core and mlx5_ib are not demanded where every RDMA device is another driver's (a ConnectX there is an Ethernet NIC)",
 		.remediation = "Load it (`modprobe <module>`) and make it persistent (rdma-core's /etc/rdma/modules/*.conf or /etc/modules-load.d/rdma.conf; with MLNX_OFED `/etc/init.d/openibd restart`); if it fails, dmesg names why (unknown symbols after a kernel update: reinstall the OFED / DKMS packages for the running kernel).",
 		.check = module_missing,
 	},

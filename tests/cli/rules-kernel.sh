@@ -160,3 +160,27 @@ rm -rf "$T/d"; cp -a "$T/gpu" "$T/d"; drop_devnode "$T/d" issm2
 collect "$T/d" "$T/d.rdma.tar.zst"
 check_eq "no issm2 (not needed by userspace RDMA): no finding" \
 	"$(findings "$T/d.rdma.tar.zst" DEVNODE_MISSING)" ""
+
+# --- other vendors' RDMA devices (tests/fixtures/mkbnxt.sh): the generic
+# modules and the device's own driver, never mlx5's
+"$FIXTURES/mkbnxt.sh" "$T/bnxt" || fail "mkbnxt.sh builds"
+"$FIXTURES/mkbnxt.sh" "$T/bnxtk" keep-mlx5 || fail "mkbnxt.sh keep-mlx5 builds"
+collect "$T/bnxt" "$T/bnxt.rdma.tar.zst"
+collect "$T/bnxtk" "$T/bnxtk.rdma.tar.zst"
+check_eq "bnxt_re node: no MODULE_MISSING" "$(findings "$T/bnxt.rdma.tar.zst" MODULE_MISSING)" ""
+check_eq "bnxt_re devices beside a ConnectX bound to mlx5_core without mlx5_ib: mlx5_ib is not demanded" \
+	"$(findings "$T/bnxtk.rdma.tar.zst" MODULE_MISSING)" ""
+rm -rf "$T/m"; cp -a "$T/bnxt" "$T/m"; unload "$T/m" rdma_ucm
+collect "$T/m" "$T/m.rdma.tar.zst"
+check_eq "bnxt_re node without rdma_ucm: critical" \
+	"$(findings "$T/m.rdma.tar.zst" MODULE_MISSING)" "rdma_ucm critical kernel"
+check "bnxt_re node: the message names the node's RDMA driver, not mlx5's" sh -c \
+	"'$RA' report --format json '$T/m.rdma.tar.zst' | grep -q 'driven by bnxt_re (Broadcom NetXtreme-E): the mlx5 modules are not needed'"
+# the device's own driver: bnxt_re missing from /proc/modules while
+# bnxt_re0 exists is built in (info)
+rm -rf "$T/m"; cp -a "$T/bnxt" "$T/m"; drop_module "$T/m" bnxt_re
+collect "$T/m" "$T/m.rdma.tar.zst"
+check_eq "bnxt_re node, bnxt_re not in /proc/modules but its devices exist: info" \
+	"$(findings "$T/m.rdma.tar.zst" MODULE_MISSING)" "bnxt_re info kernel"
+check_eq "bnxt_re node: DEVNODE_MISSING is generic and quiet" \
+	"$(findings "$T/bnxt.rdma.tar.zst" DEVNODE_MISSING)" ""
