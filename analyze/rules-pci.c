@@ -23,6 +23,14 @@
 	"FROM path p JOIN pci_functions f ON f.bundle_id = p.bundle_id AND " \
 	"f.addr = p.addr WHERE f.parent_addr IS NOT NULL AND p.depth < 32) "
 
+/* the node of pci_functions f has RDMA devices and none is an mlx5 one */
+#define OTHER_RDMA_ONLY "(EXISTS (SELECT 1 FROM devices d WHERE " \
+	"d.bundle_id = f.bundle_id) AND NOT EXISTS (SELECT 1 FROM devices d " \
+	"WHERE d.bundle_id = f.bundle_id AND (d.ibdev LIKE 'mlx5!_%' ESCAPE " \
+	"'!' OR d.hca_type GLOB 'MT4[0-9]*' OR d.pci_addr IN (SELECT g.addr " \
+	"FROM pci_functions g WHERE g.bundle_id = f.bundle_id AND g.vendor = " \
+	"0x15b3))))"
+
 /* lspci's link_speed() text of a GT/s value */
 #define GTS(x) "(CASE WHEN " x " > 0 THEN printf('%g', " x ") || 'GT/s' " \
 	"ELSE 'unknown' END)"
@@ -211,19 +219,27 @@ const struct rule rules_pci[] = {
 		.severity = SEV_CRITICAL,
 		.title = "fewer RDMA devices or Mellanox/NVIDIA network PCI functions than expected",
 		.needs = "pci,sysfs",
-		.evidence = "sys/bus/pci/devices/* (vendor 0x15b3) against sys/class/infiniband/*; --expect-hcas N",
+		.evidence = "sys/bus/pci/devices/* (vendor 0x15b3) against sys/class/infiniband/*; --expect-hcas N. A ConnectX without an RDMA device on a node whose RDMA devices are all another driver's (bnxt_re, efa ...) is an Ethernet NIC there: info",
 		.remediation = "A function on the bus without an RDMA device: its driver did not bind or probe failed (dmesg mlx5_core lines, lsmod mlx5_ib); fewer functions than expected: the card is not detected (BIOS slot settings, reseat, check the slot's power and the riser), or firmware is in recovery (flint/mstflint query).",
 		/* the fleet's majority for the same node class comes with the
 		 * fleet checks; here: the bus against the RDMA devices, and
 		 * the count the user expects */
+		/* a ConnectX without RDMA device on a node whose RDMA devices
+		 * are all of another driver (bnxt_re, efa ...) is an Ethernet
+		 * NIC there, not a missing HCA: info */
 		.sql = "SELECT f.bundle_id, f.addr, 'PCI function ' || f.addr || "
 		       "' (' || printf('%04x:%04x', f.vendor, f.device) || ', driver ' || "
-		       "coalesce(f.driver, 'none') || ') has no RDMA device', "
+		       "coalesce(f.driver, 'none') || ') has no RDMA device' || CASE "
+		       "WHEN " OTHER_RDMA_ONLY " THEN '; the RDMA devices of this "
+		       "node are of another driver (' || (SELECT group_concat(d.ibdev, "
+		       "' ') FROM devices d WHERE d.bundle_id = f.bundle_id) || "
+		       "'): an Ethernet NIC here' ELSE '' END, "
 		       "'sys/bus/pci/devices/' || f.addr || char(9) || "
 		       "printf('vendor 0x%04x device 0x%04x class 0x%06x', f.vendor, "
 		       "f.device, f.class) || char(10) || 'sys/class/infiniband' || "
 		       "char(9) || coalesce((SELECT group_concat(d.ibdev, ' ') FROM "
-		       "devices d WHERE d.bundle_id = f.bundle_id), 'empty'), NULL "
+		       "devices d WHERE d.bundle_id = f.bundle_id), 'empty'), "
+		       "CASE WHEN " OTHER_RDMA_ONLY " THEN 0 END "
 		       "FROM pci_functions f JOIN todo_rule t ON t.bundle_id = "
 		       "f.bundle_id WHERE f.kind = 'hca' AND f.ibdev IS NULL AND "
 		       "(f.class >> 8) IN (0x0200, 0x0207) "

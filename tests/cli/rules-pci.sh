@@ -174,8 +174,14 @@ for c in "ro quiet:iommu warning app" \
 		"$(findings "$T/i3.rdma.tar.zst" IOMMU_TRANSLATING)" "${c#*:}"
 done
 
-# another vendor's RDMA (tests/fixtures/mkbnxt.sh: bnxt_re): the PCI
-# checks read only what the pci source collects
+# a ConnectX bound to mlx5_core without an RDMA device, on a node whose
+# RDMA devices are another driver's (bnxt_re): an Ethernet NIC, info
+"$FIXTURES/mkbnxt.sh" "$T/bnxtk" keep-mlx5 || fail "mkbnxt.sh keep-mlx5 builds"
+collect "$T/bnxtk" "$T/bnxtk.rdma.tar.zst"
+check_eq "HCA_MISSING: a ConnectX beside another vendor's RDMA devices is info" \
+	"$(findings "$T/bnxtk.rdma.tar.zst" HCA_MISSING)" "0000:17:00.0 info hca"
+# another vendor's RDMA only (bnxt_re): the PCI checks read only what
+# the pci source collects
 "$FIXTURES/mkbnxt.sh" "$T/bnxt" || fail "mkbnxt.sh builds"
 collect "$T/bnxt" "$T/bnxt.rdma.tar.zst"
 check "bnxt_re node: the PCI checks are skipped with the reason, not passed" python3 -c '
