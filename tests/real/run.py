@@ -143,10 +143,28 @@ def run_case(case, ra, rc_bin):
     return e, errs, r.returncode
 
 
+def rule_layers(ra):
+    """rule -> layer, from `rdma-analyze rules` (ID, layer, severity, text)"""
+    r = subprocess.run([ra, "rules"], capture_output=True, timeout=60)
+    out = {}
+    for line in r.stdout.decode(errors="replace").splitlines():
+        w = line.split()
+        if len(w) >= 3 and re.match(r"^[A-Z0-9_]+$", w[0]):
+            out[w[0]] = w[1]
+    return out
+
+
+LAYERS_1_6 = ("hca", "kernel", "sm", "verbs", "perf", "app", "evidence")
+
+
 def coverage(ra, rc_bin, names):
-    """per reader the cases it read; per rule the cases it fired on or
-    that assert it (finding: / absent:)"""
-    readers, rules_fired, rules_asserted = {}, {}, {}
+    """per reader the cases it read; per rule the cases it fired on, the
+    cases where it ran on real evidence and did not fire, and the cases
+    that skipped it for want of evidence.  A rule is exercised by a case
+    where it fired or ran: an `absent:` line on a skipped rule proves
+    nothing, so it is not counted."""
+    readers, fired, quiet, skipped = {}, {}, {}, {}
+    layers = rule_layers(ra)
     for c in names:
         run_case.last = None
         e, errs, code = run_case(c, ra, rc_bin)
@@ -155,21 +173,35 @@ def coverage(ra, rc_bin, names):
             for x in n.get("inputs", []):
                 if x["status"] in ("read", "partial") and x["reader"]:
                     readers.setdefault(x["reader"], set()).add(c)
-            for f in n["findings"]:
-                rules_fired.setdefault(f["rule"], set()).add(c)
+            fn = {f["rule"] for f in n["findings"]}
+            sk = {s["rule"] for s in n["skipped"]}
+            for r in layers:
+                if r in fn:
+                    fired.setdefault(r, set()).add(c)
+                elif r in sk:
+                    skipped.setdefault(r, set()).add(c)
+                else:
+                    quiet.setdefault(r, set()).add(c)
         if e["mode"] == "root":
             readers.setdefault("rdma-collect --root (sysfs tree)", set()).add(c)
-        for x in e["finding"] + e["absent"]:
-            rules_asserted.setdefault(x.split()[0], set()).add(c)
     out = ["| reader | real cases read by it |", "|---|---|"]
     for r in sorted(readers):
         out.append("| %s | %d: %s |" % (r, len(readers[r]), ", ".join(sorted(readers[r])[:6]) +
                                         (" ..." if len(readers[r]) > 6 else "")))
-    out += ["", "| check | cases it fires on | cases asserting it (finding/absent) |",
-            "|---|---|---|"]
-    for r in sorted(set(rules_fired) | set(rules_asserted)):
-        out.append("| %s | %d | %d |" % (r, len(rules_fired.get(r, ())),
-                                         len(rules_asserted.get(r, ()))))
+    out += ["", "| check | layer | fires on | runs, does not fire | skipped (no evidence) |",
+            "|---|---|---|---|---|"]
+    none = []
+    for r in sorted(layers, key=lambda r: (LAYERS_1_6.index(layers[r])
+                                           if layers[r] in LAYERS_1_6 else 99, r)):
+        if layers[r] not in LAYERS_1_6:
+            continue
+        nf, nq = len(fired.get(r, ())), len(quiet.get(r, ()))
+        out.append("| %s | %s | %d | %d | %d |" % (r, layers[r], nf, nq,
+                                                   len(skipped.get(r, ()))))
+        if not nf:
+            none.append(r)
+    out += ["", "Checks of layers 1-6 and evidence that fire on no real case: %s" %
+            (", ".join(none) if none else "none")]
     print("\n".join(out))
 
 
