@@ -1920,6 +1920,27 @@ static int evidence_read(struct imp *im, const struct imp_input *in,
 	return 0;
 }
 
+/* " (ibstat, ibstatus or show_gids carry it)": the readers that feed
+ * source, so a check skipped for want of it names what to give; at most
+ * four, in the table's order */
+static void carriers(struct buf *b, const char *source)
+{
+	const struct imp_reader *r;
+	const char *name[5];
+	size_t n = 0, i;
+
+	for (r = imp_readers; r->tool && n < ARRAY_SIZE(name); r++)
+		if (!strcmp(r->source, source))
+			name[n++] = r->tool;
+	if (!n)
+		return;
+	buf_addf(b, " (");
+	for (i = 0; i < n && i < 4; i++)
+		buf_addf(b, "%s%s", i ? (i + 1 == n ? " or " : ", ") : "",
+			 name[i]);
+	buf_addf(b, "%s carr%s it)", n > 4 ? " ..." : "", n > 1 ? "y" : "ies");
+}
+
 int imp_open(const char *path, const struct br_limits *lim,
 	     struct bundle_r **out, char *err, size_t errlen)
 {
@@ -1949,6 +1970,7 @@ int imp_open(const char *path, const struct br_limits *lim,
 		snprintf(im.src[i].status, sizeof(im.src[i].status), "absent");
 		buf_reset(&man);
 		buf_addf(&man, "not in this %s", im.kd->text);
+		carriers(&man, reg_sources[i]);
 		im.src[i].reason = xstrdup(man.buf);
 	}
 	raw_identity(&im, &in);
