@@ -870,7 +870,7 @@ static int ends(const char *s, const char *suffix)
 
 int imp_kind_ibdiag(struct imp *im, const struct imp_in *v, size_t n)
 {
-	const struct imp_in *csv = NULL, *fdbs = NULL;
+	const struct imp_in *csv = NULL, *fdbs = NULL, *log = NULL;
 	size_t i;
 	int rc;
 
@@ -883,7 +883,12 @@ int imp_kind_ibdiag(struct imp *im, const struct imp_in *v, size_t n)
 			csv = &v[i];
 		else if (ends(b, ".fdbs") && !ends(b, ".mcfdbs"))
 			fdbs = &v[i];
+		else if (!strcmp(b, "ibdiagnet2.log"))
+			log = &v[i];
 	}
+	/* the console log first: the db_csv's fabric source wins */
+	if (log && ibdiag_log(im, log->data, log->len, log->name, NULL) < 0)
+		return -1;
 	if (!csv) {
 		imp_note(im, "ibdiagnet: no db_csv, no fabric");
 		return 0;

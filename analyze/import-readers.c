@@ -292,6 +292,21 @@ static int rec_dbcsv(const char *t, size_t n)
 	       line_starts(t, n, "START_PORTS");
 }
 
+/* ibdiagnet's console log: "-I- " lines, and its banner or its Summary
+ * table ("-I- Stage   Warnings   Errors   Comment") */
+static int ibdl_row(const char *s)
+{
+	return starts_with(s, "-I- ") || starts_with(s, "-W- ") ||
+	       starts_with(s, "-E- ");
+}
+
+static int rec_ibdiag_log(const char *t, size_t n)
+{
+	return count_lines(t, n, ibdl_row) >= 3 &&
+	       (line_starts(t, n, "Running version:") ||
+		line_starts(t, n, "-I- Stage ") || has(t, n, "ibdiagnet2."));
+}
+
 static int bdf_head(const char *s)
 {
 	unsigned a, b, c, d;
@@ -640,6 +655,9 @@ const struct imp_reader imp_readers[] = {
 	  ih_nccl_conf, "a copy of /etc/nccl.conf" },
 	{ "ibdiagnet", "ibdiagnet2.db_csv|*.db_csv", "fabric", rec_dbcsv,
 	  ibdiag_dbcsv, "ibdiagnet's ibdiagnet2.db_csv" },
+	{ "ibdiagnet log", "ibdiagnet2|ibdiagnet|ibdiagnet_*|ibdiagnet2_*",
+	  "fabric", rec_ibdiag_log, ibdiag_log,
+	  "ibdiagnet's console log (ibdiagnet2.log)" },
 	/* (readers added for issue 17's real corpus go above this line,
 	 * each in its group's place: fabric tools after iblinkinfo, host
 	 * tools after dcb, application logs after NCCL) */

@@ -99,6 +99,7 @@ IMP_PARSER(ih_ethtool_link);
 IMP_PARSER(ih_dcb_pfc);
 IMP_PARSER(ih_ip);
 IMP_PARSER(ibdiag_dbcsv);	/* imp-ibdiag.c */
+IMP_PARSER(ibdiag_log);		/* imp-ibdiag-log.c */
 IMP_PARSER(imp_rd_hostname);	/* import.c */
 IMP_PARSER(imp_rd_uname);
 IMP_PARSER(imp_rd_uptime);
