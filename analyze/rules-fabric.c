@@ -481,10 +481,10 @@ int fabric_xmit_wait(struct rctx *rc)
 		"|| coalesce(p.port_num, '?') || ' (peer of ' || c.ibdev || ':' || "
 		"c.port || ')' AS comp, c.ibdev || ':' || c.port AS far, "
 		"coalesce(p.node_guid, '?') AS guid, m.path AS path, 'peer.pma.' "
-		"AS pre, c.value AS wait, coalesce((SELECT value FROM mad_counters "
+		"AS pre, c.value AS wait, (SELECT value FROM mad_counters "
 		"d WHERE d.bundle_id = c.bundle_id AND d.ibdev = c.ibdev AND "
 		"d.port = c.port AND d.side = 'peer' AND d.name = 'PortXmitData' "
-		"ORDER BY d.grp DESC LIMIT 1), 0) AS data "
+		"ORDER BY d.grp DESC LIMIT 1) AS data "
 		"FROM mad_counters c JOIN todo_rule t ON t.bundle_id = c.bundle_id "
 		"JOIN mad_ports m ON m.bundle_id = c.bundle_id AND m.ibdev = "
 		"c.ibdev AND m.port = c.port LEFT JOIN mad_portinfo p ON "
@@ -497,10 +497,10 @@ int fabric_xmit_wait(struct rctx *rc)
 		"fp.remote_guid IS NULL THEN 'the far end' ELSE coalesce(nullif("
 		"r.desc, ''), fp.remote_guid) || ' port ' || fp.remote_port END, "
 		"c.guid, '" FABRIC_JSON "', 'node ' || c.guid || ' port ' || "
-		"c.port || ' ', c.value, coalesce((SELECT value FROM "
+		"c.port || ' ', c.value, (SELECT value FROM "
 		"fabric_counters d WHERE d.bundle_id = c.bundle_id AND d.guid = "
 		"c.guid AND d.port = c.port AND d.name = 'PortXmitData' ORDER BY "
-		"d.grp DESC LIMIT 1), 0) "
+		"d.grp DESC LIMIT 1) "
 		"FROM fabric_counters c JOIN todo_rule t ON t.bundle_id = "
 		"c.bundle_id JOIN fabric_nodes n ON n.bundle_id = c.bundle_id AND "
 		"n.guid = c.guid AND " NOT_OWN("c") " LEFT JOIN fabric_ports fp ON "
@@ -516,7 +516,9 @@ int fabric_xmit_wait(struct rctx *rc)
 		int64_t wait = icol(st, 7), data = icol(st, 8), fid;
 		double ratio = data > 0 ? (double)wait / (double)data : 1e308;
 
-		if (ratio <= thr)
+		/* no PortXmitData beside it (ibqueryerrors without --data):
+		 * not "no data sent", nothing to compare the wait with */
+		if (sqlite3_column_type(st, 8) == SQLITE_NULL || ratio <= thr)
 			continue;
 		if (data > 0)
 			fid = finding_add(rc, sqlite3_column_int64(st, 0), -1,
