@@ -286,6 +286,20 @@ static int rec_ibswitches(const char *t, size_t n)
 	return count_lines(t, n, isw_row) >= 1;
 }
 
+/* ibqueryerrors: '   GUID 0x... port 3: [SymbolErrorCounter == 5]' */
+static int iqe_row(const char *s)
+{
+	char g[24], pn[8];
+
+	return sscanf(s, "GUID %23s port %7[0-9A-Z]:", g, pn) == 2 &&
+	       starts_with(g, "0x") && strstr(s, ": [") && strstr(s, " == ");
+}
+
+static int rec_ibqueryerrors(const char *t, size_t n)
+{
+	return count_lines(t, n, iqe_row) >= 1;
+}
+
 static int rec_dbcsv(const char *t, size_t n)
 {
 	return line_starts(t, n, "START_NODES") ||
@@ -597,6 +611,9 @@ const struct imp_reader imp_readers[] = {
 	  "the output of ibnetdiscover (or ibnetdiscover -p)" },
 	{ "ibswitches", "ibswitches|ibswitches_*|ibhosts|ibhosts_*", "fabric",
 	  rec_ibswitches, fab_ibswitches, "the output of ibswitches or ibhosts" },
+	{ "ibqueryerrors", "ibqueryerrors|ibqueryerrors_*", "fabric",
+	  rec_ibqueryerrors, fab_ibqueryerrors,
+	  "the output of ibqueryerrors --report-port (--data)" },
 	{ "rdma link", "rdma_link|rdma_link_show|rdma_link_*|rdma_-d_link*|"
 	  "rdma_-j_link*|rdma_-p_link*", "sysfs", rec_rdma_link, rdma_link,
 	  "the output of rdma link show" },

@@ -76,6 +76,7 @@ IMP_PARSER(ib_perfquery);
 IMP_PARSER(ib_iblinkinfo);
 IMP_PARSER(fab_ibnetdiscover);	/* imp-fabric-text.c */
 IMP_PARSER(fab_ibswitches);
+IMP_PARSER(fab_ibqueryerrors);
 IMP_PARSER(rdma_link);		/* imp-rdma.c */
 IMP_PARSER(rdma_dev);
 IMP_PARSER(rdma_statistic);
