@@ -198,10 +198,13 @@ static int rec_sminfo(const char *t, size_t n)
 
 static int pq_row(const char *s)
 {
+	/* and the names of OFED 1.3's libibmad (SymbolErrors:, XmtData:) */
 	static const char *const names[] = {
 		"PortSelect:", "SymbolErrorCounter:", "PortXmitData:",
 		"PortRcvData:", "PortXmitWait:", "LinkDownedCounter:",
-		"PortXmitDiscards:", "PortRcvErrors:",
+		"PortXmitDiscards:", "PortRcvErrors:", "SymbolErrors:",
+		"LinkDowned:", "RcvErrors:", "XmtDiscards:", "XmtData:",
+		"RcvData:",
 	};
 	size_t i;
 
@@ -215,6 +218,7 @@ static int rec_perfquery(const char *t, size_t n)
 {
 	return line_starts(t, n, "# Port counters:") ||
 	       line_starts(t, n, "# Port extended counters:") ||
+	       line_starts(t, n, "Port counters: Lid ") ||
 	       count_lines(t, n, pq_row) >= 2;
 }
 
