@@ -23,7 +23,10 @@
  *                       Devid/PSID on this fabric is 31.2012.1068"
  *   sm                  "Master SM: Port=0 LID=180 GUID=0x... devid=...
  *                       Priority:12 Node_Type=SW Node_Description=..."
- *                       (and a "Standby SM" line that names one)
+ *                       (and a "Standby SM" line that names one); the
+ *                       master is also the subnet's SMInfo (SmState 3) in
+ *                       rdma-collect/mad/sminfo.json, as a lone sminfo's,
+ *                       unless a db_csv's SM_INFO gave it
  *
  * The formats are those of ibdiagnet 2.x logs found in public sources (an
  * NDR fabric's ibdiagnet2.log kept as an exporter's sample data; the
@@ -47,6 +50,7 @@
 
 #define DIAG_JSON "rdma-collect/fabric/ibdiagnet.json"
 #define FABRIC_JSON "rdma-collect/fabric/fabric.json"
+#define SMINFO_JSON "rdma-collect/mad/sminfo.json"
 
 #define LINE_MAX_LOG 1024
 #define MAX_STAGES 64
@@ -368,6 +372,44 @@ static void lg_json(const struct lg *g, struct buf *out)
 	json_end(&j);
 }
 
+/* the master SM of the Fabric Summary as the subnet's SMInfo
+ * (rdma-collect/mad/sminfo.json, as a lone sminfo's), unless a db_csv's
+ * SM_INFO gave it already: ibdiagnet names it "Master SM" */
+static int lg_sminfo(struct imp *im, const struct lg *g, const char *origin)
+{
+	const struct lg_sm *x = NULL;
+	struct buf out = BUF_INIT;
+	struct json j;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < g->nsm && !x; i++)
+		if (!strcmp(g->sm[i].role, "master"))
+			x = &g->sm[i];
+	if (!x || imp_get(im, SMINFO_JSON, NULL))
+		return 0;
+	json_init(&j, &out, 0);
+	json_obj_open(&j, NULL);
+	json_str(&j, "status", "ok");
+	json_obj_open(&j, "sminfo");
+	if (x->lid > 0)
+		json_int(&j, "lid", x->lid);
+	if (x->guid[0])
+		json_str(&j, "SmInfoGuid", x->guid);
+	if (x->prio >= 0)
+		json_int(&j, "SmPriority", x->prio);
+	json_int(&j, "SmState", 3);
+	json_obj_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+	rc = imp_put(im, SMINFO_JSON, out.buf, out.len, origin, IMP_DERIVED);
+	if (!rc)
+		imp_source(im, "mad", "partial", "ibdiagnet's Master SM line: "
+			   "the subnet manager's SMInfo, no port of this node");
+	buf_release(&out);
+	return rc;
+}
+
 /* what the import says of the log: the stages that list fewer lines than
  * they counted (the rest are in ibdiagnet2.db_csv, not given) */
 static void lg_notes(struct imp *im, const struct lg *g, const char *origin)
@@ -428,6 +470,8 @@ int ibdiag_log(struct imp *im, const char *text, size_t len,
 		imp_source(im, "fabric", "absent", "ibdiagnet's console log "
 			   "only: its checks' summary, warnings and errors, no "
 			   "nodes, ports or counters");
+	if (!rc)
+		rc = lg_sminfo(im, &g, origin);
 	if (!rc) {
 		imp_note(im, "%s: ibdiagnet's console log: %zu stage(s), %zu "
 			 "warning/error line(s), %zu firmware check line(s); no "
