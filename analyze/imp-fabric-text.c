@@ -503,10 +503,22 @@ static int nd_topo_port(struct nd_node *n, const char *s)
 	s += k;
 	if (*s == '[')	/* an external port number */
 		s = strchr(s, ']') ? strchr(s, ']') + 1 : s;
-	if (*s == '(') {
-		if (sscanf(s, "(%19[0-9a-fA-F])%n", g, &k) != 1 || nd_hex(g, &pguid))
+	/* "(5c25730300e6706e)", the port GUID; ibdiagnet's writer puts the
+	 * port's label first: "[1](1/1/1)" (a Quantum-2 cage), "[1](1)
+	 * (b0cf...)", "[1](B134D0F0/0/0/1)(5c25...)" (an HCA's PCI address):
+	 * a group of 9 or more hex digits is the GUID, any other a label */
+	while (*s == '(') {
+		if (!(q = strchr(s, ')')) || q - s > 40)
 			return -1;
-		s += k;
+		k = (int)(q - s - 1);
+		if (k >= 9 && (int)strspn(s + 1, "0123456789abcdefABCDEF") == k) {
+			snprintf(g, sizeof(g), "%.*s", k, s + 1);
+			if (nd_hex(g, &pguid))
+				return -1;
+		} else if (!k || (int)strcspn(s + 1, " \t\"") < k) {
+			return -1;
+		}
+		s = q + 1;
 	}
 	k = 0;
 	if (sscanf(s, " \"%1[SHR]-%16[0-9a-fA-F]\"[%llu]%n", x, g, &rnum, &k) != 3 ||
