@@ -2,7 +2,7 @@
  * as rdma-collect/fabric/fabric.json (schema/BUNDLE.md) -- the document a
  * --fabric scan writes, here holding only the nodes and ports the pasted
  * outputs name.  Several readers add to it (iblinkinfo, perfquery of a
- * remote LID, ibnetdiscover, ibswitches), in any order, so each merges
+ * remote LID, ibnetdiscover, ibswitches, ibqueryerrors), in any order, so each merges
  * what it read into what is stored instead of replacing it:
  *
  *  - one node is one node whatever told of it: the same node GUID, or,
@@ -503,10 +503,22 @@ static int nd_topo_port(struct nd_node *n, const char *s)
 	s += k;
 	if (*s == '[')	/* an external port number */
 		s = strchr(s, ']') ? strchr(s, ']') + 1 : s;
-	if (*s == '(') {
-		if (sscanf(s, "(%19[0-9a-fA-F])%n", g, &k) != 1 || nd_hex(g, &pguid))
+	/* "(5c25730300e6706e)", the port GUID; ibdiagnet's writer puts the
+	 * port's label first: "[1](1/1/1)" (a Quantum-2 cage), "[1](1)
+	 * (b0cf...)", "[1](B134D0F0/0/0/1)(5c25...)" (an HCA's PCI address):
+	 * a group of 9 or more hex digits is the GUID, any other a label */
+	while (*s == '(') {
+		if (!(q = strchr(s, ')')) || q - s > 40)
 			return -1;
-		s += k;
+		k = (int)(q - s - 1);
+		if (k >= 9 && (int)strspn(s + 1, "0123456789abcdefABCDEF") == k) {
+			snprintf(g, sizeof(g), "%.*s", k, s + 1);
+			if (nd_hex(g, &pguid))
+				return -1;
+		} else if (!k || (int)strcspn(s + 1, " \t\"") < k) {
+			return -1;
+		}
+		s = q + 1;
 	}
 	k = 0;
 	if (sscanf(s, " \"%1[SHR]-%16[0-9a-fA-F]\"[%llu]%n", x, g, &rnum, &k) != 3 ||
@@ -773,5 +785,302 @@ int fab_ibswitches(struct imp *im, const char *text, size_t len,
 		return error("imp-fabric-text: ibswitches: bad fragment");
 	rc = imp_fabric_merge(im, origin, nodes);
 	jfree(nodes);
+	return rc;
+}
+
+/* --- ibqueryerrors --- */
+
+/* What ibqueryerrors prints (infiniband-diags' ibqueryerrors.c,
+ * print_results()): a node with a counter over its threshold under
+ * 'Errors for 0x<guid> "<name>"' (a switch) or 'Errors for "<name>"' (a
+ * CA), then one line a port, '   GUID 0x<node guid> port <n>: [Name ==
+ * value] [Name == value (1.2K)] ...', the counters by libibmad's names;
+ * without --report-port a switch's ports summed in one line, 'port ALL',
+ * which is no one port's (not kept, as perfquery -a's sums are not);
+ * '## Summary: ...', '## Thresholds: ...', '## Suppressed: ...'.  A
+ * counter it does not print is below its threshold (0 by default): not
+ * in the document.  The error counters and PortXmitWait are kept as
+ * PortCounters, --data's data and packet counters as PortCountersExtended;
+ * --details' error details (PortLocalPhysicalErrors ...) are no
+ * PortCounters field and are named as not kept.  `ibqueryerrors | grep`
+ * keeps port lines under no header: the node's type and name are then
+ * not in the text. */
+
+static const char *const qe_pc[] = {
+	"SymbolErrorCounter", "LinkErrorRecoveryCounter", "LinkDownedCounter",
+	"PortRcvErrors", "PortRcvRemotePhysicalErrors",
+	"PortRcvSwitchRelayErrors", "PortXmitDiscards",
+	"PortXmitConstraintErrors", "PortRcvConstraintErrors",
+	"LocalLinkIntegrityErrors", "ExcessiveBufferOverrunErrors",
+	"VL15Dropped", "PortXmitWait", "QP1Dropped",
+};
+
+static const char *const qe_pcx[] = {
+	"PortXmitData", "PortRcvData", "PortXmitPkts", "PortRcvPkts",
+	"PortUnicastXmitPkts", "PortUnicastRcvPkts", "PortMulticastXmitPkts",
+	"PortMulticastRcvPkts",
+};
+
+#define QE_N (ARRAY_SIZE(qe_pc) + ARRAY_SIZE(qe_pcx))
+/* nodes over their thresholds in one output (a node is looked up by a
+ * linear search: a hostile text cannot make that quadratic past this) */
+#define QE_MAX_NODES 8192
+
+struct qe_port {
+	unsigned num;
+	unsigned long long v[QE_N];
+	unsigned char has[QE_N];
+};
+
+struct qe_node {
+	uint64_t guid;
+	int type;		/* 1 CA, 2 switch, 0 not said */
+	char desc[65];
+	struct qe_port *p;
+	size_t np;
+};
+
+struct qe {
+	struct qe_node *n;
+	size_t nn;
+	unsigned sums, details, bad, over;
+};
+
+/* the node and type the last header named */
+struct qe_head {
+	int type;
+	uint64_t guid;		/* a switch's header has it */
+	char desc[65];
+};
+
+static struct qe_node *qe_node(struct qe *q, uint64_t guid)
+{
+	size_t i;
+
+	/* a node's port lines follow one another */
+	if (q->nn && q->n[q->nn - 1].guid == guid)
+		return &q->n[q->nn - 1];
+	for (i = 0; i < q->nn; i++)
+		if (q->n[i].guid == guid)
+			return &q->n[i];
+	if (q->nn >= QE_MAX_NODES)
+		return NULL;
+	q->n = xrealloc(q->n, (q->nn + 1) * sizeof(*q->n));
+	memset(&q->n[q->nn], 0, sizeof(*q->n));
+	q->n[q->nn].guid = guid;
+	return &q->n[q->nn++];
+}
+
+static struct qe_port *qe_port(struct qe_node *n, unsigned num)
+{
+	size_t i;
+
+	for (i = 0; i < n->np; i++)
+		if (n->p[i].num == num)
+			return &n->p[i];
+	if (n->np >= 255)
+		return NULL;
+	n->p = xrealloc(n->p, (n->np + 1) * sizeof(*n->p));
+	memset(&n->p[n->np], 0, sizeof(*n->p));
+	n->p[n->np].num = num;
+	return &n->p[n->np++];
+}
+
+static int qe_index(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(qe_pc); i++)
+		if (!strcmp(qe_pc[i], name))
+			return (int)i;
+	for (i = 0; i < ARRAY_SIZE(qe_pcx); i++)
+		if (!strcmp(qe_pcx[i], name))
+			return (int)(ARRAY_SIZE(qe_pc) + i);
+	return -1;
+}
+
+/* 'Errors for 0x0002c903004a8a60 "leaf1"' or 'Errors for "node1 HCA-1"' */
+static int qe_header(const char *s, struct qe_head *h)
+{
+	char g[24];
+
+	if (strncmp(s, "Errors for ", 11))
+		return 0;
+	s += 11;
+	memset(h, 0, sizeof(*h));
+	h->type = 1;
+	if (!strncmp(s, "0x", 2) && sscanf(s, "%23s", g) == 1 &&
+	    !nd_hex(g, &h->guid)) {
+		h->type = 2;
+		s += strlen(g);
+	}
+	if (!nd_quoted(s, '"', h->desc, sizeof(h->desc)))
+		h->desc[0] = 0;
+	return 1;
+}
+
+/* '   GUID 0x... port 3: [SymbolErrorCounter == 19817 (19.353K)] ...' */
+static int qe_line(struct qe *q, const char *s, const struct qe_head *h)
+{
+	char g[24], pn[8], name[64];
+	unsigned long long v, port;
+	struct qe_node *n;
+	struct qe_port *p;
+	uint64_t guid;
+	const char *c;
+	int i, any = 0;
+
+	if (sscanf(s, "GUID %23s port %7[0-9A-Z]:", g, pn) != 2 ||
+	    nd_hex(g, &guid) || !(c = strchr(s, ':')))
+		return -1;
+	if (!strcmp(pn, "ALL")) {
+		q->sums++;
+		return 0;
+	}
+	if (parse_ull(pn, 10, 254, &port) || port < 1)
+		return -1;
+	if (!(n = qe_node(q, guid)) || !(p = qe_port(n, (unsigned)port))) {
+		q->over++;
+		return 0;
+	}
+	if (h && (!h->guid || h->guid == guid)) {
+		n->type = h->type;
+		snprintf(n->desc, sizeof(n->desc), "%s", h->desc);
+	}
+	for (c = strchr(c, '['); c; c = strchr(c + 1, '[')) {
+		if (sscanf(c, "[%63[A-Za-z0-9_] == %llu", name, &v) != 2)
+			continue;
+		any = 1;
+		if ((i = qe_index(name)) < 0) {
+			q->details++;
+			continue;
+		}
+		p->v[i] = v;
+		p->has[i] = 1;
+	}
+	return any ? 0 : -1;
+}
+
+static void qe_group(struct json *j, const char *key, const struct qe_port *p,
+		     size_t from, size_t to)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = from; i < to; i++) {
+		if (!p->has[i])
+			continue;
+		if (!any++)
+			json_obj_open(j, key);
+		json_uint(j, i < ARRAY_SIZE(qe_pc) ? qe_pc[i] :
+			  qe_pcx[i - ARRAY_SIZE(qe_pc)], p->v[i]);
+	}
+	if (any)
+		json_obj_close(j);
+}
+
+static void qe_json(struct json *j, const struct qe *q)
+{
+	char g[24];
+	size_t i, k;
+
+	json_arr_open(j, NULL);
+	for (i = 0; i < q->nn; i++) {
+		const struct qe_node *n = &q->n[i];
+
+		json_obj_open(j, NULL);
+		snprintf(g, sizeof(g), "0x%016" PRIx64, n->guid);
+		json_str(j, "guid", g);
+		if (n->type)
+			json_uint(j, "type", (unsigned)n->type);
+		if (n->desc[0])
+			json_str(j, "desc", n->desc);
+		json_arr_open(j, "ports");
+		for (k = 0; k < n->np; k++) {
+			json_obj_open(j, NULL);
+			json_uint(j, "port", n->p[k].num);
+			json_obj_open(j, "pma");
+			qe_group(j, "PortCounters", &n->p[k], 0, ARRAY_SIZE(qe_pc));
+			qe_group(j, "PortCountersExtended", &n->p[k],
+				 ARRAY_SIZE(qe_pc), QE_N);
+			json_obj_close(j);
+			json_obj_close(j);
+		}
+		json_arr_close(j);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	json_end(j);
+}
+
+static void qe_notes(struct imp *im, const struct qe *q, const char *origin)
+{
+	if (q->sums)
+		imp_dropped(im, "%s: %u line(s) of a switch's ports summed ('port "
+			    "ALL', no --report-port): no one port's, not kept",
+			    origin, q->sums);
+	if (q->details)
+		imp_dropped(im, "%s: %u error detail counter(s) (--details: no "
+			    "PortCounters field): not kept", origin, q->details);
+	if (q->bad)
+		imp_dropped(im, "%s: %u line(s) not understood: not kept", origin,
+			    q->bad);
+	if (q->over)
+		imp_dropped(im, "%s: %u port line(s) over the reader's caps: not "
+			    "kept", origin, q->over);
+}
+
+int fab_ibqueryerrors(struct imp *im, const char *text, size_t len,
+		      const char *origin, const char *arg)
+{
+	const char *p = text, *end = text + len, *e;
+	struct qe q = { NULL, 0, 0, 0, 0, 0 };
+	struct qe_head h;
+	struct buf f = BUF_INIT;
+	struct json j;
+	struct jv *nodes;
+	char line[4096], *s;
+	int have_head = 0, rc = 1;
+	size_t i, l;
+
+	(void)arg;
+	for (; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		l = (size_t)(e - p);
+		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) ? l :
+							   sizeof(line) - 1), p);
+		s = line + strspn(line, " \t");
+		s[strcspn(s, "\r")] = 0;
+		if (!*s || !strncmp(s, "##", 2))
+			continue;
+		if (qe_header(s, &h)) {
+			have_head = 1;
+			continue;
+		}
+		if (qe_line(&q, s, have_head ? &h : NULL) < 0)
+			q.bad++;
+	}
+	if (!q.nn && !q.sums)
+		goto out;
+	qe_notes(im, &q, origin);
+	rc = 0;
+	if (!q.nn)
+		goto out;
+	json_init(&j, &f, 0);
+	qe_json(&j, &q);
+	nodes = jparse(f.buf, f.len, NULL, 0);
+	if (!nodes) {
+		rc = error("imp-fabric-text: ibqueryerrors: bad fragment");
+		goto out;
+	}
+	rc = imp_fabric_merge(im, origin, nodes);
+	jfree(nodes);
+out:
+	for (i = 0; i < q.nn; i++)
+		free(q.n[i].p);
+	free(q.n);
+	buf_release(&f);
 	return rc;
 }

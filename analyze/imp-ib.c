@@ -1863,7 +1863,44 @@ static const char *const pc_sysfs[ARRAY_SIZE(pc_names)] = {
 	"multicast_rcv_packets",
 };
 
-/* "# Port counters: Lid 17 port 1 (CapMask: 0x1600)" and -x's */
+/* PortCounters' fields as libibmad named them before OFED 1.4
+ * (perfquery of OFED 1.3: "SymbolErrors:....7836"), and the name they
+ * have now */
+static const char *const pc_old[][2] = {
+	{ "SymbolErrors", "SymbolErrorCounter" },
+	{ "LinkRecovers", "LinkErrorRecoveryCounter" },
+	{ "LinkDowned", "LinkDownedCounter" },
+	{ "RcvErrors", "PortRcvErrors" },
+	{ "RcvRemotePhysErrors", "PortRcvRemotePhysicalErrors" },
+	{ "RcvSwRelayErrors", "PortRcvSwitchRelayErrors" },
+	{ "XmtDiscards", "PortXmitDiscards" },
+	{ "XmtConstraintErrors", "PortXmitConstraintErrors" },
+	{ "RcvConstraintErrors", "PortRcvConstraintErrors" },
+	{ "LinkIntegrityErrors", "LocalLinkIntegrityErrors" },
+	{ "ExcBufOverrunErrors", "ExcessiveBufferOverrunErrors" },
+	{ "XmtData", "PortXmitData" },
+	{ "RcvData", "PortRcvData" },
+	{ "XmtPkts", "PortXmitPkts" },
+	{ "RcvPkts", "PortRcvPkts" },
+};
+
+/* a field's index in pc_names, by its name now or its old one */
+static size_t pc_index(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pc_old); i++)
+		if (!strcmp(pc_old[i][0], name)) {
+			name = pc_old[i][1];
+			break;
+		}
+	for (i = 0; i < ARRAY_SIZE(pc_names) && strcmp(pc_names[i], name); i++)
+		;
+	return i;
+}
+
+/* "# Port counters: Lid 17 port 1 (CapMask: 0x1600)" and -x's; a paste
+ * may have lost the '#' */
 static int pq_header(const char *s, int *ext, unsigned *lid, unsigned *port,
 		     long long *cap, long long *cap2)
 {
@@ -1872,10 +1909,13 @@ static int pq_header(const char *s, int *ext, unsigned *lid, unsigned *port,
 	char w[16];
 
 	*cap = *cap2 = -1;
-	if (!strncmp(s, "# Port counters: ", 17))
-		*ext = 0, s += 17;
-	else if (!strncmp(s, "# Port extended counters: ", 26))
-		*ext = 1, s += 26;
+	if (*s == '#')
+		s++;
+	s += strspn(s, " \t");
+	if (!strncmp(s, "Port counters: ", 15))
+		*ext = 0, s += 15;
+	else if (!strncmp(s, "Port extended counters: ", 24))
+		*ext = 1, s += 24;
 	else
 		return -1;
 	if (sscanf(s, "Lid %llu port %llu", &l, &p) != 2 || l > 0xffff || p > 255)
@@ -2081,7 +2121,8 @@ int ib_perfquery(struct imp *im, const char *text, size_t len,
 
 	while (line_next(&r, line, sizeof(line))) {
 		s = trim(line);
-		if (s[0] == '#') {
+		if (s[0] == '#' || !strncmp(s, "Port counters: ", 15) ||
+		    !strncmp(s, "Port extended counters: ", 24)) {
 			unsigned l, p;
 			long long cap, cap2;
 
@@ -2121,8 +2162,7 @@ int ib_perfquery(struct imp *im, const char *text, size_t len,
 		name[d - s] = 0;
 		while (*++d == '.')
 			;
-		for (i = 0; i < PC_N && strcmp(pc_names[i], name); i++)
-			;
+		i = pc_index(name);
 		if (i == PC_N || num(d, 0, UINT64_MAX, &v))
 			continue;
 		cur->v[ext][i] = v;

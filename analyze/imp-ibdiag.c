@@ -39,6 +39,11 @@
  * split back into speed_* and speed_ext_*.  When an extended speed is
  * active the base LinkSpeedActive is not in the file and is left out.
  *
+ *   SM_INFO  NodeGUID,PortGUID,PortNumber,GUID,Sm_Key,ActCount,SmState,
+ *            Priority (a real ibdiagnet 2.10 db_csv): the MASTER's (else
+ *            the first SM's) SMInfo into rdma-collect/mad/sminfo.json, as
+ *            an import's lone sminfo, its LID from its port in PORTS.
+ *
  * ibdiagnet2.fdbs, when present, gives the LFTs: "osm_ucast_mgr_dump_
  * ucast_routes: Switch 0x<guid>", then "0x<lid> : <port> : <hops> :
  * <optimal>" or "0x<lid> : UNREACHABLE" (format from a public parser of
@@ -63,6 +68,7 @@
 #include "util.h"
 
 #define FABRIC_JSON "rdma-collect/fabric/fabric.json"
+#define SMINFO_JSON "rdma-collect/mad/sminfo.json"
 
 #define MAX_LINE 65536
 #define MAX_COLS 512
@@ -101,12 +107,24 @@ struct dlink {
 	int p1, p2;
 };
 
+/* an SM_INFO row: the SMInfo of one subnet manager ibdiagnet found */
+struct dsm {
+	uint64_t node;
+	int port;
+	int64_t act, state, prio;
+	uint64_t guid;
+};
+
+#define MAX_SM 64
+
 struct diag {
 	struct dnode *n;
 	struct dport *p;
 	struct dcnt *c;
 	struct dlft *l;
 	struct dlink *k;
+	struct dsm sm[MAX_SM];
+	size_t nsm;
 	size_t nn, np, nc, nl, nk, an, ap, ac, al, ak;
 	size_t dropped, long_lines;
 	int have_links;
@@ -244,7 +262,7 @@ static const char *at(char **f, int n, int i)
 
 /* --- sections --- */
 
-enum sec { S_OTHER, S_NODES, S_PORTS, S_LINKS, S_PM };
+enum sec { S_OTHER, S_NODES, S_PORTS, S_LINKS, S_PM, S_SM };
 
 static enum sec sec_kind(const char *name)
 {
@@ -256,6 +274,8 @@ static enum sec sec_kind(const char *name)
 		return S_LINKS;
 	if (!strcmp(name, "PM_INFO"))
 		return S_PM;
+	if (!strcmp(name, "SM_INFO"))
+		return S_SM;
 	return S_OTHER;
 }
 
@@ -392,6 +412,30 @@ static int row_pm(struct diag *d, const struct hdr *h, char **f, int n)
 }
 
 /* a reason the scan is partial, after the others */
+/* SM_INFO: NodeGUID,PortGUID,PortNumber,GUID,Sm_Key,ActCount,SmState,
+ * Priority (the SMInfo attribute, one row a subnet manager found) */
+static int row_sm(struct diag *d, const struct hdr *h, char **f, int n)
+{
+	struct dsm *x;
+
+	if (d->nsm == MAX_SM) {
+		d->dropped++;
+		return 0;
+	}
+	x = &d->sm[d->nsm];
+	x->node = guid(at(f, n, col(h, "NodeGUID")));
+	x->port = (int)num(at(f, n, col(h, "PortNumber")), 0, 254);
+	x->guid = guid(at(f, n, col(h, "GUID")));
+	x->act = num(at(f, n, col(h, "ActCount")), 0, UINT32_MAX);
+	x->state = num(at(f, n, col(h, "SmState")), 0, 3);
+	x->prio = num(at(f, n, col(h, "Priority")), 0, 15);
+	if (!x->node || x->port < 0 || x->state < 0)
+		d->dropped++;
+	else
+		d->nsm++;
+	return 0;
+}
+
 static void why(struct diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -469,7 +513,8 @@ static int read_dbcsv(struct diag *d, const char *text, size_t len)
 		if ((kind == S_NODES && row_node(d, &h, f, nf) < 0) ||
 		    (kind == S_PORTS && row_port(d, &h, f, nf) < 0) ||
 		    (kind == S_LINKS && row_link(d, &h, f, nf) < 0) ||
-		    (kind == S_PM && row_pm(d, &h, f, nf) < 0))
+		    (kind == S_PM && row_pm(d, &h, f, nf) < 0) ||
+		    (kind == S_SM && row_sm(d, &h, f, nf) < 0))
 			goto out;
 	}
 	if (open)
@@ -820,6 +865,47 @@ static void diag_release(struct diag *d)
 	buf_release(&d->why);
 }
 
+/* SM_INFO into the SMInfo an import keeps of the subnet's SM
+ * (rdma-collect/mad/sminfo.json, as a lone sminfo's): the MASTER, else
+ * (no SM is master) the first one found; its LID is its port's */
+static int put_sm(struct imp *im, struct diag *d, const char *origin)
+{
+	const struct dsm *x = &d->sm[0];
+	const struct dport *p;
+	struct buf out = BUF_INIT;
+	struct json j;
+	size_t i;
+	int rc;
+
+	if (!d->nsm)
+		return 0;
+	for (i = 0; i < d->nsm; i++)
+		if (d->sm[i].state == 3) {
+			x = &d->sm[i];
+			break;
+		}
+	p = find_port(d, x->node, x->port);
+	json_init(&j, &out, 0);
+	json_obj_open(&j, NULL);
+	json_str(&j, "status", "ok");
+	json_obj_open(&j, "sminfo");
+	if (p && p->lid > 0)
+		json_int(&j, "lid", p->lid);
+	put_guid(&j, "SmInfoGuid", x->guid);
+	put_num(&j, "SmActivity", x->act);
+	put_num(&j, "SmPriority", x->prio);
+	json_int(&j, "SmState", x->state);
+	json_obj_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+	rc = imp_put(im, SMINFO_JSON, out.buf, out.len, origin, IMP_DERIVED);
+	if (!rc)
+		imp_source(im, "mad", "partial", "ibdiagnet's SM_INFO: the "
+			   "subnet manager's SMInfo, no port of this node");
+	buf_release(&out);
+	return rc;
+}
+
 /* db_csv (and fdbs, or NULL) into the fabric document; 1 when the text
  * is no db_csv */
 static int build(struct imp *im, const char *csv, size_t len,
@@ -835,6 +921,8 @@ static int build(struct imp *im, const char *csv, size_t len,
 		goto out;
 	document(&d, &out);
 	rc = imp_put(im, FABRIC_JSON, out.buf, out.len, origin, IMP_DERIVED);
+	if (!rc)
+		rc = put_sm(im, &d, origin);
 	if (!rc) {
 		imp_source(im, "fabric", d.why.len ? "partial" : "ok",
 			   d.why.len ? d.why.buf : "from ibdiagnet");
@@ -870,7 +958,7 @@ static int ends(const char *s, const char *suffix)
 
 int imp_kind_ibdiag(struct imp *im, const struct imp_in *v, size_t n)
 {
-	const struct imp_in *csv = NULL, *fdbs = NULL;
+	const struct imp_in *csv = NULL, *fdbs = NULL, *log = NULL;
 	size_t i;
 	int rc;
 
@@ -883,7 +971,12 @@ int imp_kind_ibdiag(struct imp *im, const struct imp_in *v, size_t n)
 			csv = &v[i];
 		else if (ends(b, ".fdbs") && !ends(b, ".mcfdbs"))
 			fdbs = &v[i];
+		else if (!strcmp(b, "ibdiagnet2.log"))
+			log = &v[i];
 	}
+	/* the console log first: the db_csv's fabric source wins */
+	if (log && ibdiag_log(im, log->data, log->len, log->name, NULL) < 0)
+		return -1;
 	if (!csv) {
 		imp_note(im, "ibdiagnet: no db_csv, no fabric");
 		return 0;

@@ -198,10 +198,13 @@ static int rec_sminfo(const char *t, size_t n)
 
 static int pq_row(const char *s)
 {
+	/* and the names of OFED 1.3's libibmad (SymbolErrors:, XmtData:) */
 	static const char *const names[] = {
 		"PortSelect:", "SymbolErrorCounter:", "PortXmitData:",
 		"PortRcvData:", "PortXmitWait:", "LinkDownedCounter:",
-		"PortXmitDiscards:", "PortRcvErrors:",
+		"PortXmitDiscards:", "PortRcvErrors:", "SymbolErrors:",
+		"LinkDowned:", "RcvErrors:", "XmtDiscards:", "XmtData:",
+		"RcvData:",
 	};
 	size_t i;
 
@@ -215,6 +218,7 @@ static int rec_perfquery(const char *t, size_t n)
 {
 	return line_starts(t, n, "# Port counters:") ||
 	       line_starts(t, n, "# Port extended counters:") ||
+	       line_starts(t, n, "Port counters: Lid ") ||
 	       count_lines(t, n, pq_row) >= 2;
 }
 
@@ -286,10 +290,39 @@ static int rec_ibswitches(const char *t, size_t n)
 	return count_lines(t, n, isw_row) >= 1;
 }
 
+/* ibqueryerrors: '   GUID 0x... port 3: [SymbolErrorCounter == 5]' */
+static int iqe_row(const char *s)
+{
+	char g[24], pn[8];
+
+	return sscanf(s, "GUID %23s port %7[0-9A-Z]:", g, pn) == 2 &&
+	       starts_with(g, "0x") && strstr(s, ": [") && strstr(s, " == ");
+}
+
+static int rec_ibqueryerrors(const char *t, size_t n)
+{
+	return count_lines(t, n, iqe_row) >= 1;
+}
+
 static int rec_dbcsv(const char *t, size_t n)
 {
 	return line_starts(t, n, "START_NODES") ||
 	       line_starts(t, n, "START_PORTS");
+}
+
+/* ibdiagnet's console log: "-I- " lines, and its banner or its Summary
+ * table ("-I- Stage   Warnings   Errors   Comment") */
+static int ibdl_row(const char *s)
+{
+	return starts_with(s, "-I- ") || starts_with(s, "-W- ") ||
+	       starts_with(s, "-E- ");
+}
+
+static int rec_ibdiag_log(const char *t, size_t n)
+{
+	return count_lines(t, n, ibdl_row) >= 3 &&
+	       (line_starts(t, n, "Running version:") ||
+		line_starts(t, n, "-I- Stage ") || has(t, n, "ibdiagnet2."));
 }
 
 static int bdf_head(const char *s)
@@ -582,6 +615,9 @@ const struct imp_reader imp_readers[] = {
 	  "the output of ibnetdiscover (or ibnetdiscover -p)" },
 	{ "ibswitches", "ibswitches|ibswitches_*|ibhosts|ibhosts_*", "fabric",
 	  rec_ibswitches, fab_ibswitches, "the output of ibswitches or ibhosts" },
+	{ "ibqueryerrors", "ibqueryerrors|ibqueryerrors_*", "fabric",
+	  rec_ibqueryerrors, fab_ibqueryerrors,
+	  "the output of ibqueryerrors --report-port (--data)" },
 	{ "rdma link", "rdma_link|rdma_link_show|rdma_link_*|rdma_-d_link*|"
 	  "rdma_-j_link*|rdma_-p_link*", "sysfs", rec_rdma_link, rdma_link,
 	  "the output of rdma link show" },
@@ -640,6 +676,9 @@ const struct imp_reader imp_readers[] = {
 	  ih_nccl_conf, "a copy of /etc/nccl.conf" },
 	{ "ibdiagnet", "ibdiagnet2.db_csv|*.db_csv", "fabric", rec_dbcsv,
 	  ibdiag_dbcsv, "ibdiagnet's ibdiagnet2.db_csv" },
+	{ "ibdiagnet log", "ibdiagnet2|ibdiagnet|ibdiagnet_*|ibdiagnet2_*",
+	  "fabric", rec_ibdiag_log, ibdiag_log,
+	  "ibdiagnet's console log (ibdiagnet2.log)" },
 	/* (readers added for issue 17's real corpus go above this line,
 	 * each in its group's place: fabric tools after iblinkinfo, host
 	 * tools after dcb, application logs after NCCL) */

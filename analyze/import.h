@@ -76,6 +76,7 @@ IMP_PARSER(ib_perfquery);
 IMP_PARSER(ib_iblinkinfo);
 IMP_PARSER(fab_ibnetdiscover);	/* imp-fabric-text.c */
 IMP_PARSER(fab_ibswitches);
+IMP_PARSER(fab_ibqueryerrors);
 IMP_PARSER(rdma_link);		/* imp-rdma.c */
 IMP_PARSER(rdma_dev);
 IMP_PARSER(rdma_statistic);
@@ -99,6 +100,7 @@ IMP_PARSER(ih_ethtool_link);
 IMP_PARSER(ih_dcb_pfc);
 IMP_PARSER(ih_ip);
 IMP_PARSER(ibdiag_dbcsv);	/* imp-ibdiag.c */
+IMP_PARSER(ibdiag_log);		/* imp-ibdiag-log.c */
 IMP_PARSER(imp_rd_hostname);	/* import.c */
 IMP_PARSER(imp_rd_uname);
 IMP_PARSER(imp_rd_uptime);

@@ -3,7 +3,9 @@
  * the peer at the far end of its cable, SMInfo, PMA counters of both ends;
  * an import's mad/sminfo.json, the SMInfo of a port it does not name, as
  * ibdev '' port 0) into mad_*; the --fabric scan (rdma-collect/fabric/fabric.json: every
- * node, port, counter and forwarding table) into fabric_*.
+ * node, port, counter and forwarding table) into fabric_*; an imported
+ * ibdiagnet console log (rdma-collect/fabric/ibdiagnet.json: its stages,
+ * warnings, errors and firmware check) into fabric_diag_*.
  *
  * Both are hostile input: any member may be missing, of the wrong type or
  * out of range (then the column is NULL), and the number of documents,
@@ -25,6 +27,8 @@ int load_fabric(struct ld *l);
 
 #define MAD_DIR "rdma-collect/mad"
 #define FABRIC_JSON "rdma-collect/fabric/fabric.json"
+#define DIAG_JSON "rdma-collect/fabric/ibdiagnet.json"
+#define MAX_DIAG_ROWS 20000		/* messages or firmware rows of one log */
 
 #define MAX_MAD_DOCS 256		/* local IB ports of one node */
 #define MAX_NODES 65536			/* a subnet has at most 48K unicast LIDs */
@@ -484,9 +488,92 @@ out:
 	return rc;
 }
 
+/* --- ibdiagnet's console log --- */
+
+static int diag_stages(struct ld *l, const struct jv *a)
+{
+	char st[64];
+	size_t i;
+
+	for (i = 0; i < jlen(a) && i < 256; i++) {
+		const struct jv *o = jat(a, i);
+
+		if (!text(o, "stage", st, sizeof(st)))
+			continue;
+		if (ld_exec(l, "INSERT OR REPLACE INTO fabric_diag_stages "
+			    "(bundle_id, stage, warnings, errors, "
+			    "listed_warnings, listed_errors) VALUES (?, ?, ?, ?, "
+			    "?, ?)", "isNNNN", l->bid, st,
+			    num(o, "warnings", 0, INT32_MAX),
+			    num(o, "errors", 0, INT32_MAX),
+			    num(o, "listed_warnings", 0, INT32_MAX),
+			    num(o, "listed_errors", 0, INT32_MAX)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int diag_messages(struct ld *l, const struct jv *a)
+{
+	char st[64], lv[16], obj[128], g[19], t[512];
+	size_t i;
+
+	for (i = 0; i < jlen(a) && i < MAX_DIAG_ROWS; i++) {
+		const struct jv *o = jat(a, i);
+
+		if (!text(o, "text", t, sizeof(t)))
+			continue;
+		if (ld_exec(l, "INSERT OR REPLACE INTO fabric_diag_messages "
+			    "(bundle_id, seq, stage, level, object, guid, text) "
+			    "VALUES (?, ?, ?, ?, ?, ?, ?)", "iisssss", l->bid,
+			    (int64_t)i, text(o, "stage", st, sizeof(st)),
+			    text(o, "level", lv, sizeof(lv)),
+			    text(o, "object", obj, sizeof(obj)),
+			    guid(jget(o, "guid"), g), t) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int diag_fw(struct ld *l, const struct jv *a)
+{
+	char obj[128], g[19], psid[32], fw[32], latest[32];
+	size_t i;
+
+	for (i = 0; i < jlen(a) && i < MAX_DIAG_ROWS; i++) {
+		const struct jv *o = jat(a, i);
+
+		if (!text(o, "object", obj, sizeof(obj)) ||
+		    !text(o, "fw", fw, sizeof(fw)) ||
+		    !text(o, "latest", latest, sizeof(latest)))
+			continue;
+		if (ld_exec(l, "INSERT OR REPLACE INTO fabric_diag_fw (bundle_id, "
+			    "object, guid, device_id, psid, fw, latest) VALUES (?, "
+			    "?, ?, ?, ?, ?, ?)", "issNsss", l->bid, obj,
+			    guid(jget(o, "guid"), g), num(o, "device_id", 0, 0xffff),
+			    text(o, "psid", psid, sizeof(psid)), fw, latest) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_diag(struct ld *l)
+{
+	struct jv *f = br_json(l->b, DIAG_JSON);
+	int rc = 0;
+
+	if (f && f->t == J_OBJ &&
+	    (diag_stages(l, jget(f, "stages")) < 0 ||
+	     diag_messages(l, jget(f, "messages")) < 0 ||
+	     diag_fw(l, jget(f, "fw")) < 0))
+		rc = -1;
+	jfree(f);
+	return rc;
+}
+
 int load_fabric(struct ld *l)
 {
-	if (load_mad(l) < 0 || load_scan(l) < 0)
+	if (load_mad(l) < 0 || load_scan(l) < 0 || load_diag(l) < 0)
 		return -1;
 	return 0;
 }

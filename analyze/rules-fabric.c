@@ -10,6 +10,10 @@
  *   XMIT_WAIT_HIGH             the PMA counters of the peer port of each
  *                              node port (mad), and of every port, switch
  *                              or CA, of a fabric scan
+ *   FW_VERSION_OUTLIER         (its fabric part, run by rules-fleet.c) the
+ *                              FW Check of an ibdiagnet console log: a
+ *                              node older than the newest firmware of its
+ *                              Devid/PSID on the fabric
  *
  * These rules need sysfs, mad or fabric: an ibdiagnet import has only the
  * fabric tables.  One finding per physical port per bundle: a switch port
@@ -36,6 +40,7 @@
 #include "util.h"
 
 #define FABRIC_JSON "rdma-collect/fabric/fabric.json"
+#define DIAG_JSON "rdma-collect/fabric/ibdiagnet.json"
 
 static const char *col(sqlite3_stmt *st, int i)
 {
@@ -476,10 +481,10 @@ int fabric_xmit_wait(struct rctx *rc)
 		"|| coalesce(p.port_num, '?') || ' (peer of ' || c.ibdev || ':' || "
 		"c.port || ')' AS comp, c.ibdev || ':' || c.port AS far, "
 		"coalesce(p.node_guid, '?') AS guid, m.path AS path, 'peer.pma.' "
-		"AS pre, c.value AS wait, coalesce((SELECT value FROM mad_counters "
+		"AS pre, c.value AS wait, (SELECT value FROM mad_counters "
 		"d WHERE d.bundle_id = c.bundle_id AND d.ibdev = c.ibdev AND "
 		"d.port = c.port AND d.side = 'peer' AND d.name = 'PortXmitData' "
-		"ORDER BY d.grp DESC LIMIT 1), 0) AS data "
+		"ORDER BY d.grp DESC LIMIT 1) AS data "
 		"FROM mad_counters c JOIN todo_rule t ON t.bundle_id = c.bundle_id "
 		"JOIN mad_ports m ON m.bundle_id = c.bundle_id AND m.ibdev = "
 		"c.ibdev AND m.port = c.port LEFT JOIN mad_portinfo p ON "
@@ -492,10 +497,10 @@ int fabric_xmit_wait(struct rctx *rc)
 		"fp.remote_guid IS NULL THEN 'the far end' ELSE coalesce(nullif("
 		"r.desc, ''), fp.remote_guid) || ' port ' || fp.remote_port END, "
 		"c.guid, '" FABRIC_JSON "', 'node ' || c.guid || ' port ' || "
-		"c.port || ' ', c.value, coalesce((SELECT value FROM "
+		"c.port || ' ', c.value, (SELECT value FROM "
 		"fabric_counters d WHERE d.bundle_id = c.bundle_id AND d.guid = "
 		"c.guid AND d.port = c.port AND d.name = 'PortXmitData' ORDER BY "
-		"d.grp DESC LIMIT 1), 0) "
+		"d.grp DESC LIMIT 1) "
 		"FROM fabric_counters c JOIN todo_rule t ON t.bundle_id = "
 		"c.bundle_id JOIN fabric_nodes n ON n.bundle_id = c.bundle_id AND "
 		"n.guid = c.guid AND " NOT_OWN("c") " LEFT JOIN fabric_ports fp ON "
@@ -511,7 +516,9 @@ int fabric_xmit_wait(struct rctx *rc)
 		int64_t wait = icol(st, 7), data = icol(st, 8), fid;
 		double ratio = data > 0 ? (double)wait / (double)data : 1e308;
 
-		if (ratio <= thr)
+		/* no PortXmitData beside it (ibqueryerrors without --data):
+		 * not "no data sent", nothing to compare the wait with */
+		if (sqlite3_column_type(st, 8) == SQLITE_NULL || ratio <= thr)
 			continue;
 		if (data > 0)
 			fid = finding_add(rc, sqlite3_column_int64(st, 0), -1,
@@ -613,6 +620,48 @@ int fabric_sm_not_master(struct rctx *rc)
 				 " (%s), SmPriority %" PRId64, state,
 				 sm_states[state >= 0 && state <= 3 ? state : 0],
 				 icol(st, 4));
+	}
+	db_done(st);
+	return 0;
+}
+
+/* --- firmware, as ibdiagnet's FW Check compared it --- */
+
+/* FW_VERSION_OUTLIER on each node the FW Check named: its firmware is not
+ * the newest the fabric runs for the same board (Devid/PSID).  ibdiagnet
+ * names the older ones; a node is named by its node GUID when ibdiagnet's
+ * name for it carries one ("S<guid>/N<guid>"), else by that name
+ * ("host/mlx5_0").  The stage's own count says when the log lists only
+ * some of them (the rest are in ibdiagnet2.db_csv). */
+int fabric_fw_mixed(struct rctx *rc)
+{
+	sqlite3_stmt *st = db_query(rc->db,
+		"SELECT f.bundle_id, coalesce(f.guid, f.object), f.object, "
+		"coalesce(f.device_id, '?'), coalesce(f.psid, '?'), f.fw, "
+		"f.latest, (SELECT count(*) FROM fabric_diag_fw x WHERE "
+		"x.bundle_id = f.bundle_id AND x.psid IS f.psid AND "
+		"x.device_id IS f.device_id), coalesce((SELECT warnings FROM "
+		"fabric_diag_stages s WHERE s.bundle_id = f.bundle_id AND "
+		"s.stage = 'Nodes Information'), -1) "
+		"FROM fabric_diag_fw f JOIN todo_rule t ON t.bundle_id = "
+		"f.bundle_id WHERE f.fw <> f.latest ORDER BY f.bundle_id, 2", "");
+
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t fid = finding_add(rc, sqlite3_column_int64(st, 0), -1,
+					  col(st, 1), "%s runs firmware %s while "
+					  "the newest on this fabric for the same "
+					  "board (Devid %s, PSID %s) is %s "
+					  "(ibdiagnet's FW Check: %" PRId64 " "
+					  "node(s) of that board named behind)",
+					  col(st, 2), col(st, 5), col(st, 3),
+					  col(st, 4), col(st, 6), icol(st, 7));
+
+		finding_evidence(rc, fid, DIAG_JSON, "fw %s: Devid %s, PSID %s, "
+				 "FW %s, latest %s%s", col(st, 2), col(st, 3),
+				 col(st, 4), col(st, 5), col(st, 6),
+				 icol(st, 8) > icol(st, 7) ? " (the log lists "
+				 "only some of the stage's warnings: the rest "
+				 "are in ibdiagnet2.db_csv)" : "");
 	}
 	db_done(st);
 	return 0;

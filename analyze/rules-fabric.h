@@ -14,5 +14,7 @@ int fabric_rcv_errors(struct rctx *rc);
 int fabric_link_downed(struct rctx *rc);
 int fabric_xmit_discards(struct rctx *rc);
 int fabric_xmit_wait(struct rctx *rc);
+/* FW_VERSION_OUTLIER's fabric part (rules-fleet.c): ibdiagnet's FW Check */
+int fabric_fw_mixed(struct rctx *rc);
 
 #endif

@@ -22,6 +22,7 @@
 #include "fingerprint.h"
 #include "log.h"
 #include "rules.h"
+#include "rules-fabric.h"
 #include "util.h"
 
 /* what an attribute is called in a message, and the device it belongs to:
@@ -420,9 +421,13 @@ static int outliers(struct rctx *rc, const char *grp, const char *only,
 	return 0;
 }
 
+/* the nodes' HCAs against each other; then the fabric's own firmware
+ * check, ibdiagnet's (rules-fabric.c) */
 static int fleet_fw(struct rctx *rc)
 {
-	return outliers(rc, "fw", NULL, 0, NULL);
+	int r = outliers(rc, "fw", NULL, 0, NULL);
+
+	return r < 0 ? r : fabric_fw_mixed(rc);
 }
 
 static int fleet_driver(struct rctx *rc)
@@ -772,8 +777,8 @@ const struct rule rules_fleet[] = {
 		.id = "FW_VERSION_OUTLIER",
 		.layer = "fleet",
 		.severity = SEV_WARNING,
-		.title = "a node's HCA firmware differs from the majority of its class for the same board (PSID), or from the baseline",
-		.evidence = "fingerprint attributes hca.<dev>.fw, grouped by class and hca.<dev>.board_id (sys/class/infiniband/<dev>/fw_ver, board_id)",
+		.title = "a node's HCA firmware differs from the majority of its class for the same board (PSID), or from the baseline; or ibdiagnet's FW Check names a fabric node (switch or HCA) older than the newest firmware for its Devid/PSID",
+		.evidence = "fingerprint attributes hca.<dev>.fw, grouped by class and hca.<dev>.board_id (sys/class/infiniband/<dev>/fw_ver, board_id); an imported ibdiagnet console log's FW Check lines (rdma-collect/fabric/ibdiagnet.json fw: Devid, PSID, FW, the newest on the fabric), one finding per node it names",
 		.remediation = "Bring the odd HCAs to the fleet's firmware for their PSID (mlxfwmanager --query, then mlxfwmanager -u or flint -d <dev> -i <image> burn, and a firmware reset: mlxfwreset or a cold reboot); mixed firmware in one job gives uneven performance and behaviour.",
 		.check = fleet_fw,
 	},
