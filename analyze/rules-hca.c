@@ -873,7 +873,9 @@ static const char phy_ber_sql[] =
 	"SELECT h.bundle_id, coalesce(h.ibdev || ':' || h.port, h.path), "
 	"'physical layer of ' || coalesce(h.ibdev || ':' || h.port, h.path) || "
 	"': ' || trim(CASE WHEN h.eff_errors > 0 THEN 'effective physical "
-	"errors ' || h.eff_errors || '; ' ELSE '' END || CASE WHEN h.eff_ber > "
+	"errors ' || h.eff_errors || CASE WHEN h.fec LIKE '%PLR%' THEN ' (FEC "
+	"' || h.fec || ': PLR retransmits what FEC left)' ELSE '' END || '; ' "
+	"ELSE '' END || CASE WHEN h.eff_ber > "
 	"th.bw THEN 'effective BER ' || h.eff_ber_text || ' above ' || "
 	"printf('%g', CASE WHEN h.eff_ber > th.bc THEN th.bc ELSE th.bw END) || "
 	"'; ' ELSE '' END || CASE WHEN h.raw_ber > th.br THEN 'raw BER ' || "
@@ -884,8 +886,8 @@ static const char phy_ber_sql[] =
 	"h.eff_ber_text, 'N/A') || ', Raw Physical BER ' || coalesce("
 	"h.raw_ber_text, 'N/A') || coalesce(', Raw Physical Errors Per Lane ' "
 	"|| h.raw_errors, ''), "
-	"CASE WHEN h.eff_errors > 0 OR h.eff_ber > th.bc OR h.raw_ber > th.br "
-	"THEN 2 ELSE 1 END "
+	"CASE WHEN (h.eff_errors > 0 AND coalesce(h.fec, '') NOT LIKE '%PLR%') "
+	"OR h.eff_ber > th.bc OR h.raw_ber > th.br THEN 2 ELSE 1 END "
 	"FROM phy h JOIN todo_rule t ON t.bundle_id = h.bundle_id, th "
 	"LEFT JOIN ports p ON p.bundle_id = h.bundle_id AND p.ibdev = h.ibdev "
 	"AND p.port = h.port WHERE NOT " DOWN_ON_PURPOSE("p") " AND "
@@ -969,7 +971,7 @@ const struct rule rules_hca[] = {
 		.title = "physical-layer errors or BER above threshold (mlxlink)",
 		.needs = "",
 		.mlx5_only = "mlxlink output (mlxlink reads NVIDIA/Mellanox adapters only)",
-		.evidence = "mlxlink -m -e -c text (rdma-collect/commands/mlxlink-<dev>/stdout, a pasted one named by its RDMA device, or its mst device or PCI address that mst status -v names; or an attachment): Effective Physical Errors, Effective Physical BER (ber_warning, ber_critical), Raw Physical BER (raw_ber); skipped without an mlxlink output holding them (mlx5 only: skipped on a node without an mlx5 device)",
+		.evidence = "mlxlink -m -e -c text (rdma-collect/commands/mlxlink-<dev>/stdout, a pasted one named by its RDMA device, or its mst device or PCI address that mst status -v names; or an attachment): Effective Physical Errors, Effective Physical BER (ber_warning, ber_critical: 1e-12 is the InfiniBand specification's and ibdiagnet's BER limit), Raw Physical BER (raw_ber: NVIDIA's Quantum release notes call a raw BER of 10e-6 unclean; healthy PAM4 links with FEC show 1e-9 to 1e-7 and are quiet); effective errors on a link whose FEC has PLR (HDR, NDR) are a warning, not critical: PLR retransmits them, and NVIDIA names Symbol Errors, not read here, the errors the application sees; skipped without an mlxlink output holding them (mlx5 only: skipped on a node without an mlx5 device)",
 		.remediation = "Effective errors get past FEC: swap the cable first, then the transceiver, then move to another switch port, then the HCA; re-check with mlxlink -c after clearing (--pc) and some traffic. A raw BER above 1e-5 alone means the link runs on FEC margin: clean or replace the optics before it fails.",
 		.sql = phy_ber_sql,
 		.check = ber_absent,
