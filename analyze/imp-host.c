@@ -23,6 +23,7 @@
  *   limits.conf                  (sos copies etc/security/: raw)
  *   nccl.conf                    (NAME=value lines: etc/nccl.conf, raw)
  *   mlxlink_-d_DEV[_-m_-e_-c]                                         mlxlink ...
+ *   mst_status[_-v]                                                   mst_status_-v
  *   nccl*, *nccl, ib_*, raw_ethernet_*, perftest*, *perftest, *_bw,
  *   *_lat, *_perf, *_perf_*: an NCCL log or a perftest output, told by
  *   content (rdma-collect/attach/<name>).  Import tells a folder of
@@ -30,7 +31,8 @@
  *   is not read: rename it nccl-rank3.log.
  * Options are normalized too: "lspci -vvv" is lspci_-vvv.  The '*' of an
  * ethtool/dcb name is the interface; mlxlink's is the device up to the
- * next "_-" (its options).
+ * next "_-" (its options): an RDMA device, /dev/mst/<name> or a PCI
+ * address, which load-phy names by sys/class/infiniband and mst status.
  *
  * The kernel log's forms (dmesg, kmsg/pstore, journalctl, syslog, a
  * remote syslog, mail-wrapped lines) are listed in schema/IMPORT.md.
@@ -857,30 +859,109 @@ int ih_limits_conf(struct imp *im, const char *text, size_t len,
 
 /* --- mlxlink, NCCL logs, perftest --- */
 
+/* the device an mlxlink command line names, from the '*' of its normalized
+ * name ("mlx5_0_-m_-e_-c", "dev_mst_mt41692_pciconf0.1_-p_1_-m_-c",
+ * "0000_03_00.0_-c"): up to its options, /dev/mst/ dropped, a PCI
+ * address given back its colons; "unnamed" without one.  0, or -1 when
+ * it is no name a bundle path can hold. */
+static int mlxlink_dev(const char *arg, char *dev, size_t n)
+{
+	char w[128], bdf[16];
+	const char *opt;
+	size_t k, i;
+
+	if (!arg)
+		return check_snprintf(dev, n, "unnamed");
+	opt = strstr(arg, "_-");
+	k = opt ? (size_t)(opt - arg) : strlen(arg);
+	if (!strncmp(arg, "dev_mst_", 8) && k > 8) {
+		arg += 8;
+		k -= 8;
+	}
+	if (!k || k >= sizeof(w))
+		return -1;
+	memcpy(w, arg, k);
+	w[k] = 0;
+	/* "0000_03_00.0", "03_00.0": a PCI address, its colons made '_' */
+	if (k == 7 || k == 12) {
+		char b[13];
+
+		memcpy(b, w, k + 1);
+		for (i = 0; i < k; i++)
+			if (b[i] == '_')
+				b[i] = ':';
+		if (!mst_bdf(b, bdf))
+			return check_snprintf(dev, n, "%s", bdf);
+	}
+	if (w[0] == '.' || strstr(w, "..") ||
+	    strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		   "0123456789_.-") != k)
+		return -1;
+	return check_snprintf(dev, n, "%s", w);
+}
+
+/* mlxlink's text, at rdma-collect/commands/mlxlink-<dev>/stdout as the
+ * collector writes it; a second output of the same device (-c, then -e)
+ * is appended to the first, read in order */
 int ih_mlxlink(struct imp *im, const char *text, size_t len,
 		   const char *origin, const char *arg)
 {
 	char dev[64], p[128];
 	struct mlxlink *m = malloc(sizeof(*m));
-	size_t n;
-	int ok;
+	const char *old;
+	size_t olen;
+	int ok, pcie, rc;
 
 	if (!m)
 		return -1;
 	ok = mlxlink_parse(text, len, m) == 0;
+	pcie = m->pcie;
 	free(m);
-	if (!ok || !arg)
-		return 1;
-	/* "mlx5_0_-m_-e_-c": the device ends where the options start */
-	n = strstr(arg, "_-") ? (size_t)(strstr(arg, "_-") - arg) : strlen(arg);
-	if (n >= sizeof(dev))
-		return 1;
-	memcpy(dev, arg, n);
-	dev[n] = 0;
-	if (!is_name(dev, 63))
+	if (!ok && pcie) {
+		/* --port_type PCIE: mlxlink's, but not the network link */
+		imp_dropped(im, "%s: mlxlink output of the host's PCIe link "
+			    "(--port_type PCIE): its counters and eye are not "
+			    "read (the PCIe link is checked from lspci)", origin);
+		return 0;
+	}
+	if (!ok || mlxlink_dev(arg, dev, sizeof(dev)) < 0)
 		return 1;
 	snprintf(p, sizeof(p), "rdma-collect/commands/mlxlink-%s/stdout", dev);
-	if (imp_put(im, p, text, len, origin, IMP_DERIVED) < 0)
+	old = imp_get(im, p, &olen);
+	if (old) {
+		struct buf b = BUF_INIT;
+
+		buf_add(&b, old, olen);
+		buf_addf(&b, "\n");
+		buf_add(&b, text, len);
+		rc = imp_put(im, p, b.buf, b.len, origin, IMP_DERIVED);
+		buf_release(&b);
+	} else {
+		rc = imp_put(im, p, text, len, origin, IMP_DERIVED);
+	}
+	if (rc < 0)
+		return -1;
+	imp_source(im, "commands", "partial", "only pasted mlxlink outputs");
+	return 0;
+}
+
+/* mst status [-v]: kept as the collector keeps it, to name the mst
+ * devices mlxlink ran on */
+int ih_mst_status(struct imp *im, const char *text, size_t len,
+		      const char *origin, const char *arg)
+{
+	struct mst_row *v = malloc(64 * sizeof(*v));
+	int n;
+
+	(void)arg;
+	if (!v)
+		return -1;
+	n = mst_rows(text, len, v, 64);
+	free(v);
+	if (!n)
+		return 1;
+	if (imp_put(im, "rdma-collect/commands/mst-status/stdout", text, len,
+		    origin, IMP_DERIVED) < 0)
 		return -1;
 	imp_source(im, "commands", "partial", "only pasted mlxlink outputs");
 	return 0;

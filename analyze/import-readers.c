@@ -491,10 +491,19 @@ static int rec_limits_conf(const char *t, size_t n)
 	return count_lines(t, n, limits_row) >= 1;
 }
 
+/* a section title of the network link's or of the PCIe link's output */
 static int rec_mlxlink(const char *t, size_t n)
 {
-	return line_starts(t, n, "Operational Info") &&
-	       has(t, n, "Physical state");
+	return (line_starts(t, n, "Operational Info") &&
+		has(t, n, "Physical state")) ||
+	       line_starts(t, n, "Physical Counters and BER Info") ||
+	       line_starts(t, n, "PCIe Operational (Enabled) Info");
+}
+
+static int rec_mst_status(const char *t, size_t n)
+{
+	return line_starts(t, n, "MST modules:") ||
+	       (line_starts(t, n, "DEVICE_TYPE") && has(t, n, "/dev/mst/"));
 }
 
 static int nccl_env_row(const char *s)
@@ -670,8 +679,12 @@ const struct imp_reader imp_readers[] = {
 	  ih_cmdline, "a copy of /proc/cmdline" },
 	{ "limits.conf", "limits.conf|etc_security_limits.conf", "limits",
 	  rec_limits_conf, ih_limits_conf, "a copy of /etc/security/limits.conf" },
-	{ "mlxlink", "mlxlink_-d_*", "commands", rec_mlxlink, ih_mlxlink,
-	  "the output of mlxlink -d DEV, saved as 'mlxlink -d DEV.txt'" },
+	{ "mlxlink", "mlxlink_-d_*|mlxlink_--device_*|mstlink_-d_*|"
+	  "mstlink_--device_*", "commands", rec_mlxlink,
+	  ih_mlxlink, "the output of mlxlink -d DEV -m -e -c, saved as "
+	  "'mlxlink -d DEV.txt'" },
+	{ "mst status", "mst_status|mst_status_-v", "commands", rec_mst_status,
+	  ih_mst_status, "the output of mst status -v" },
 	{ "/etc/nccl.conf", "nccl.conf|etc_nccl.conf", "nccl", rec_nccl_conf,
 	  ih_nccl_conf, "a copy of /etc/nccl.conf" },
 	{ "ibdiagnet", "ibdiagnet2.db_csv|*.db_csv", "fabric", rec_dbcsv,

@@ -91,6 +91,7 @@ IMP_PARSER(ih_meminfo);
 IMP_PARSER(ih_cmdline);
 IMP_PARSER(ih_limits_conf);
 IMP_PARSER(ih_mlxlink);
+IMP_PARSER(ih_mst_status);
 IMP_PARSER(ih_nccl_conf);
 IMP_PARSER(ih_attachment);
 IMP_PARSER(ih_ethtool_stats);	/* imp-host-net.c */

@@ -1,5 +1,7 @@
 /* load-phy: the physical layer: mlxlink outputs (the commands source's
- * mlxlink-<ibdev>/stdout and attachments that are mlxlink text) into phy,
+ * mlxlink-<name>/stdout, the name an RDMA device, or an mst device or PCI
+ * address that mst-status/stdout (mst status -v) or the device links
+ * name, and attachments that are mlxlink text) into phy,
  * the verbs active width/speed of each port into link_active, and each
  * RDMA device's PCI function into ibdev_pci */
 #include <limits.h>
@@ -79,6 +81,66 @@ static const char *dev_in_name(const char *name, const char **devs, size_t n)
 	return best;
 }
 
+/* the PCI function of each RDMA device (its sys/class/infiniband/<dev>/
+ * device link), to name an mlxlink run on a PCI address */
+static const char *dev_of_bdf(struct ld *l, const char **devs, size_t nd,
+			      const char *bdf)
+{
+	size_t i;
+
+	for (i = 0; i < nd; i++) {
+		char p[PATH_MAX], real[PATH_MAX];
+		const char *b;
+
+		snprintf(p, sizeof(p), "sys/class/infiniband/%s/device", devs[i]);
+		if (!br_resolve(l->b, p, real, sizeof(real)) || !strcmp(real, p))
+			continue;
+		b = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+		if (!strcmp(b, bdf))
+			return devs[i];
+	}
+	return NULL;
+}
+
+/* the RDMA device an mlxlink output was run on, from the name it was run
+ * with (rdma-collect/commands/mlxlink-<name>): an RDMA device, or an mst
+ * device or PCI address that mst status -v or the device links name;
+ * written to out, or "" when nothing names it */
+static void mlxlink_ibdev(struct ld *l, const char **devs, size_t nd,
+			  const char *name, char *out, size_t n)
+{
+	struct mst_row *v = NULL;
+	const char *mst, *d = NULL;
+	char bdf[16] = "";
+	size_t len, i;
+	int nr = 0, k;
+
+	out[0] = 0;
+	for (i = 0; i < nd; i++)
+		if (!strcmp(devs[i], name)) {
+			snprintf(out, n, "%s", name);
+			return;
+		}
+	if (mst_bdf(name, bdf) < 0)
+		bdf[0] = 0;
+	mst = br_data(l->b, "rdma-collect/commands/mst-status/stdout", &len);
+	if (mst && (v = malloc(64 * sizeof(*v))))
+		nr = mst_rows(mst, len, v, 64);
+	for (k = 0; k < nr && !d; k++) {
+		if (strcmp(v[k].name, name) && (!bdf[0] || strcmp(v[k].pci, bdf)))
+			continue;
+		if (v[k].rdma[0])
+			d = v[k].rdma;
+		else if (v[k].pci[0])
+			snprintf(bdf, sizeof(bdf), "%s", v[k].pci);
+	}
+	if (!d && bdf[0])
+		d = dev_of_bdf(l, devs, nd, bdf);
+	if (d)
+		snprintf(out, n, "%s", d);
+	free(v);
+}
+
 static int mlxlink_outputs(struct ld *l)
 {
 	const char **devs, **names;
@@ -88,7 +150,7 @@ static int mlxlink_outputs(struct ld *l)
 	nd = br_list(l->b, "sys/class/infiniband", &devs);
 	n = br_list(l->b, "rdma-collect/commands", &names);
 	for (i = 0; i < n && !rc; i++) {
-		char p[PATH_MAX];
+		char p[PATH_MAX], dev[64];
 		const char *d;
 		size_t len;
 		struct mlxlink m;
@@ -97,8 +159,10 @@ static int mlxlink_outputs(struct ld *l)
 			continue;
 		snprintf(p, sizeof(p), "rdma-collect/commands/%s/stdout", names[i]);
 		d = br_data(l->b, p, &len);
-		if (d && mlxlink_parse(d, len, &m) == 0)
-			rc = store(l, p, names[i] + 8, &m);
+		if (!d || mlxlink_parse(d, len, &m) < 0)
+			continue;
+		mlxlink_ibdev(l, devs, nd, names[i] + 8, dev, sizeof(dev));
+		rc = store(l, p, dev[0] ? dev : NULL, &m);
 	}
 	free(names);
 	n = br_list(l->b, "rdma-collect/attach", &names);

@@ -6,7 +6,7 @@
 
 #include "mlxlink.h"
 
-enum sect { S_NONE, S_OPER, S_SUPP, S_BER, S_EYE, S_OTHER };
+enum sect { S_NONE, S_OPER, S_SUPP, S_BER, S_EYE, S_PCIE, S_OTHER };
 
 /* copy a line without ANSI escapes and trailing blanks */
 static void clean(char *out, size_t n, const char *s, size_t len)
@@ -50,18 +50,49 @@ static int is_rule(const char *s)
 	return n >= 3 && s[n] == 0;
 }
 
-static enum sect section(const char *title)
+/* the section titles mlxlink prints (MFT 4.x): one of these is a title
+ * even where its line of dashes was lost (a grep, a rendered web page);
+ * another line is one only when dashes underline it */
+static const struct {
+	const char *title;
+	enum sect s;
+} titles[] = {
+	{ "Operational Info", S_OPER },
+	{ "Supported Info", S_SUPP },
+	{ "Physical Counters and BER Info", S_BER },
+	{ "Eye Opening Info", S_EYE },
+	{ "Troubleshooting Info", S_OTHER },
+	{ "Tool Information", S_OTHER },
+	{ "Module Info", S_OTHER },
+	{ "FEC Capability Info", S_OTHER },
+	{ "Transmitter Info", S_OTHER },
+	{ "Test Mode Info", S_OTHER },
+	{ "Histogram of FEC Errors", S_OTHER },
+	{ "Device Info", S_OTHER },
+};
+
+/* a title of the host's PCIe link ("EYE Opening Info (PCIe)", "PCIe
+ * Operational (Enabled) Info", "Management PCIe Timers Counters Info") */
+static int pcie_title(const char *t)
 {
-	if (strstr(title, "(PCIe)") || strstr(title, "PCIe"))
-		return S_OTHER;
-	if (!strcasecmp(title, "Operational Info"))
-		return S_OPER;
-	if (!strcasecmp(title, "Supported Info"))
-		return S_SUPP;
-	if (!strcasecmp(title, "Physical Counters and BER Info"))
-		return S_BER;
-	if (!strcasecmp(title, "Eye Opening Info"))
-		return S_EYE;
+	return strstr(t, "PCIe") && strstr(t, "Info") && !strchr(t, ':');
+}
+
+/* the section a title line starts; known: it is one of titles[] */
+static enum sect section(const char *title, int *known)
+{
+	size_t i;
+
+	*known = 0;
+	if (pcie_title(title)) {
+		*known = 1;
+		return S_PCIE;
+	}
+	for (i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
+		if (!strcasecmp(title, titles[i].title)) {
+			*known = 1;
+			return titles[i].s;
+		}
 	return S_OTHER;
 }
 
@@ -169,49 +200,173 @@ static void field(struct mlxlink *m, enum sect s, const char *key,
 	}
 }
 
-int mlxlink_parse(const char *text, size_t len, struct mlxlink *m)
+static void reset(struct mlxlink *m)
 {
-	const char *p = text, *end = text + len;
-	char prev[256] = "", line[256];
-	enum sect s = S_NONE;
-
 	memset(m, 0, sizeof(*m));
 	m->eff_errors = -1;
 	m->eff_ber = m->raw_ber = -1;
+}
+
+/* a title line starts section s */
+static void enter(struct mlxlink *m, enum sect s)
+{
+	if (s == S_PCIE)
+		m->pcie++;
+	else if (s != S_OTHER)
+		m->sections++;
+	m->has_ber |= s == S_BER;
+	m->has_eye |= s == S_EYE;
+}
+
+int mlxlink_parse(const char *text, size_t len, struct mlxlink *m)
+{
+	const char *p = text, *end = text + len;
+	char cand[256] = "", buf[256];
+	enum sect s = S_NONE;
+	int titled = 0, pcie;
+
+	reset(m);
 	while (text && p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char *colon, *val;
+		char *line, *colon, *val;
+		enum sect k;
+		int known;
 
-		clean(line, sizeof(line), p, l);
+		clean(buf, sizeof(buf), p, l);
 		p = nl ? nl + 1 : end;
-		if (is_rule(line) && prev[0]) {
-			char t[256];
-
-			snprintf(t, sizeof(t), "%s", prev);
-			s = section(trim(t));
-			if (s != S_OTHER)
-				m->sections++;
-			m->has_ber |= s == S_BER;
-			m->has_eye |= s == S_EYE;
-			prev[0] = 0;
+		line = (char *)trim(buf);
+		/* blank lines: a forum's rendering puts one after each line,
+		 * between a title and its dashes too */
+		if (!*line)
+			continue;
+		if (is_rule(line)) {
+			/* the line before the dashes is the title, unless it
+			 * was a known one (already entered) or a value */
+			if (cand[0] && !titled && !strchr(cand, ':'))
+				enter(m, s = section(cand, &known));
+			cand[0] = 0;
+			titled = 0;
 			continue;
 		}
-		snprintf(prev, sizeof(prev), "%s", line);
+		snprintf(cand, sizeof(cand), "%s", line);
+		titled = 0;
+		k = section(line, &known);
+		if (known) {
+			enter(m, s = k);
+			titled = 1;
+			continue;
+		}
 		colon = strstr(line, " : ");
 		if (!colon)
 			colon = strchr(line, ':');
-		if (!colon || s == S_NONE || s == S_OTHER)
+		if (!colon || s == S_NONE || s == S_OTHER || s == S_PCIE)
 			continue;
 		val = colon + (colon[0] == ' ' ? 3 : 1);
 		*colon = 0;
 		field(m, s, trim(line), trim(val));
 	}
 	if (!m->sections) {
-		memset(m, 0, sizeof(*m));
-		m->eff_errors = -1;
-		m->eff_ber = m->raw_ber = -1;
+		pcie = m->pcie;
+		reset(m);
+		m->pcie = pcie;
 		return -1;
 	}
 	return 0;
+}
+
+/* --- mst status --- */
+
+static int hexes(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+int mst_bdf(const char *s, char *out)
+{
+	size_t n = strlen(s);
+
+	if (n == 7 && hexes(s, 2) && s[2] == ':' && hexes(s + 3, 2) &&
+	    s[5] == '.' && s[6] >= '0' && s[6] <= '7') {
+		snprintf(out, 13, "0000:%s", s);
+	} else if (n == 12 && hexes(s, 4) && s[4] == ':' &&
+		   !mst_bdf(s + 5, out)) {
+		memcpy(out, s, 4);
+	} else {
+		return -1;
+	}
+	for (; *out; out++)
+		*out = (char)tolower((unsigned char)*out);
+	return 0;
+}
+
+/* "/dev/mst/<name>" at s: the name into row (a safe file name) */
+static int mst_name(const char *s, struct mst_row *row)
+{
+	size_t n;
+
+	if (strncmp(s, "/dev/mst/", 9))
+		return -1;
+	s += 9;
+	n = strcspn(s, " \t");
+	if (!n || n >= sizeof(row->name) || *s == '.' ||
+	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		   "0123456789_.:-") < n)
+		return -1;
+	memset(row, 0, sizeof(*row));
+	memcpy(row->name, s, n);
+	return 0;
+}
+
+/* a row of the -v table: TYPE /dev/mst/NAME PCI RDMA NET NUMA */
+static int mst_table_row(const char *line, struct mst_row *row)
+{
+	char type[64], dev[128], pci[32], rdma[64];
+
+	if (sscanf(line, "%63s %127s %31s %63s", type, dev, pci, rdma) != 4 ||
+	    mst_name(dev, row) < 0 || mst_bdf(pci, row->pci) < 0)
+		return -1;
+	if (strcmp(rdma, "-") && strspn(rdma, "abcdefghijklmnopqrstuvwxyz"
+					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+	    strlen(rdma))
+		snprintf(row->rdma, sizeof(row->rdma), "%s", rdma);
+	return 0;
+}
+
+int mst_rows(const char *text, size_t len, struct mst_row *v, int max)
+{
+	const char *p = text, *end = text + len;
+	int n = 0, open = 0;	/* open: a "/dev/mst/" row awaits its bdf */
+
+	while (text && p < end && n < max) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char line[512];
+		const char *t, *bdf;
+
+		clean(line, sizeof(line), p, l);
+		p = nl ? nl + 1 : end;
+		t = line + strspn(line, " ");
+		if (!mst_table_row(t, &v[n])) {
+			n++;
+			open = 0;
+		} else if (!mst_name(t, &v[n])) {
+			n++;
+			open = 1;
+		} else if (open && (bdf = strstr(t, "domain:bus:dev.fn="))) {
+			char b[16];
+
+			snprintf(b, sizeof(b), "%.*s", (int)strcspn(bdf + 18, " "),
+				 bdf + 18);
+			if (mst_bdf(b, v[n - 1].pci) < 0)
+				v[n - 1].pci[0] = 0;
+			open = 0;
+		}
+	}
+	return n;
 }

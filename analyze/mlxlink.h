@@ -2,15 +2,22 @@
  * the fields the physical-layer checks read.
  *
  * The output is "Title" lines underlined with dashes, then "Key  : value"
- * lines.  Read: "Operational Info" (State, Physical state, Speed, Width,
- * FEC), "Supported Info" (Enabled Link Speed, Supported Cable Speed),
- * "Physical Counters and BER Info" (Effective Physical Errors, Effective
- * Physical BER, Raw Physical BER, Raw Physical Errors Per Lane) and "Eye
- * Opening Info" / "EYE Opening Info" (Height Eye Opening [mV], Phase Eye
- * Opening [psec], per lane; the "(PCIe)" eye of the host link is not the
- * network link and is ignored).  "N/A" reads as absent.  ANSI colour
- * escapes are removed.  The text is hostile: long lines are cut, at most
- * MLXLINK_LANES lanes are kept, a malformed value is absent.
+ * lines, the column padding varying with the MFT version.  Read:
+ * "Operational Info" (State, Physical state, Speed, Width, FEC), "Supported
+ * Info" (Enabled Link Speed, Supported Cable Speed), "Physical Counters and
+ * BER Info" (Effective Physical Errors, Effective Physical BER, Raw
+ * Physical BER, Raw Physical Errors Per Lane) and "Eye Opening Info" /
+ * "EYE Opening Info" (Height Eye Opening [mV], Phase Eye Opening [psec],
+ * per lane); the other sections ("Troubleshooting Info", "Tool
+ * Information", "Module Info", ...) end the one before them.  The host's
+ * PCIe link ("EYE Opening Info (PCIe)", --port_type PCIE) is not the
+ * network link and is only counted.  A known title is one without its
+ * dashes too (a grep kept the title line, a web page lost the dashes), and
+ * blank lines between a title and its dashes are skipped (a forum's
+ * rendering).  Several outputs in one text (-c, then -e) are read in
+ * order, a later value replacing an earlier one.  "N/A" reads as absent.
+ * ANSI colour escapes are removed.  The text is hostile: long lines are
+ * cut, at most MLXLINK_LANES lanes are kept, a malformed value is absent.
  */
 #ifndef RDMA_ANALYZE_MLXLINK_H
 #define RDMA_ANALYZE_MLXLINK_H
@@ -21,7 +28,8 @@
 #define MLXLINK_LANES 16
 
 struct mlxlink {
-	int sections;		/* how many known section titles were seen */
+	int sections;		/* how many network-link section titles were seen */
+	int pcie;		/* how many of the host's PCIe link */
 	int has_ber, has_eye;
 	char state[32], phys_state[32], speed[32], width[16], fec[64];
 	char enabled_speeds[128], cable_speeds[128];
@@ -34,13 +42,31 @@ struct mlxlink {
 	int nheight, nphase;
 };
 
-/* parse len bytes; 0 when it looks like mlxlink output (a known section
- * title underlined with dashes), -1 otherwise (m is then all absent) */
+/* parse len bytes; 0 when it is mlxlink output of a network link (one of
+ * its sections seen), -1 otherwise (m is then all absent but pcie: a PCIe
+ * link's output alone is not the network link) */
 int mlxlink_parse(const char *text, size_t len, struct mlxlink *m);
 /* "15E-255", "5E-7", "1.2E-12", "0" -> the number; -1 if not one */
 double mlxlink_ber(const char *s);
 /* lane values "25,26,25,26" or "  158,   167" into v (at most n; N/A and
  * malformed lanes -1); returns the count */
 int mlxlink_lanes(const char *s, double *v, int n);
+
+/* `mst status -v` (a table: DEVICE_TYPE MST PCI RDMA NET NUMA) and
+ * `mst status` ("/dev/mst/<name> - ..." then "domain:bus:dev.fn=<bdf>"):
+ * which PCI function and RDMA device each mst device is, to name an
+ * mlxlink output run on /dev/mst/<name> or on a PCI address */
+struct mst_row {
+	char name[64];		/* "mt41692_pciconf0.1" (no /dev/mst/) */
+	char pci[16];		/* "0000:03:00.1"; "" unknown */
+	char rdma[64];		/* "mlx5_1"; "" unknown (mst status without -v) */
+};
+
+/* the rows of len bytes of mst status output into v (at most max);
+ * returns how many */
+int mst_rows(const char *text, size_t len, struct mst_row *v, int max);
+/* "03:00.1" or "0000:03:00.1" as "0000:03:00.1" into out[13]; 0, or -1
+ * when s is no PCI address */
+int mst_bdf(const char *s, char *out);
 
 #endif

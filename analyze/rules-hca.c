@@ -610,7 +610,38 @@ static int link_flapping(struct rctx *rc)
 	return 0;
 }
 
-/* --- PHY_EYE_LOW --- */
+/* --- PHY_BER_HIGH, PHY_EYE_LOW --- */
+
+/* a bundle whose mlxlink outputs do not hold what the rule reads is
+ * skipped with the reason, never judged healthy on a table nobody filled:
+ * have is the SQL over phy h of a row that holds it */
+#define PHY_ABSENT(have, section)                                           \
+	"INSERT OR IGNORE INTO skipped (bundle_id, rule, reason) SELECT "      \
+	"t.bundle_id, ?1, CASE WHEN EXISTS (SELECT 1 FROM phy h WHERE "        \
+	"h.bundle_id = t.bundle_id) THEN 'mlxlink output without its "         \
+	section "' ELSE 'no mlxlink output of a network link (mlxlink -d "      \
+	"<dev> -m -e -c; rdma-collect --commands runs it where mlxlink is "    \
+	"installed)' END FROM todo_rule t WHERE NOT EXISTS (SELECT 1 FROM "    \
+	"phy h WHERE h.bundle_id = t.bundle_id AND (" have "))"
+
+static int ber_absent(struct rctx *rc)
+{
+	return db_exec(rc->db, PHY_ABSENT("h.eff_errors IS NOT NULL OR "
+					  "h.eff_ber IS NOT NULL OR h.raw_ber "
+					  "IS NOT NULL", "Physical Counters and "
+					  "BER Info (-c)"),
+		       "s", rc->rule->id) < 0 ? -1 : 0;
+}
+
+static int eye_absent(struct rctx *rc)
+{
+	return db_exec(rc->db, PHY_ABSENT("h.eye_height IS NOT NULL OR "
+					  "h.eye_phase IS NOT NULL", "eye "
+					  "heights and phases (-e; the FOM "
+					  "grades of 7 nm devices are not "
+					  "read)"),
+		       "s", rc->rule->id) < 0 ? -1 : 0;
+}
 
 static int lanes(const char *s, double *v, int max)
 {
@@ -673,20 +704,22 @@ static int low_lanes(const double *v, int n, double ratio, char *out,
 static int eye_low(struct rctx *rc)
 {
 	double ratio = threshold(rc->db, "eye_ratio");
-	sqlite3_stmt *st = db_query(rc->db, "SELECT h.bundle_id, h.path, "
-				    "h.ibdev, h.port, h.eye_height, h.eye_phase "
-				    "FROM phy h JOIN todo_rule t ON t.bundle_id = "
-				    "h.bundle_id LEFT JOIN ports p ON p.bundle_id = "
-				    "h.bundle_id AND p.ibdev = h.ibdev AND p.port = "
-				    "h.port WHERE NOT " DOWN_ON_PURPOSE("p")
-				    " AND (h.eye_height IS NOT NULL OR h.eye_phase "
-				    "IS NOT NULL) ORDER BY h.bundle_id, h.path", "");
+	sqlite3_stmt *st;
 	struct row {
 		int64_t bid;
 		char comp[80], path[512], hs[256], ps[256];
 	} *rows = NULL;
 	size_t n = 0, i;
 
+	if (eye_absent(rc) < 0)
+		return -1;
+	st = db_query(rc->db, "SELECT h.bundle_id, h.path, h.ibdev, h.port, "
+		      "h.eye_height, h.eye_phase FROM phy h JOIN todo_rule t ON "
+		      "t.bundle_id = h.bundle_id LEFT JOIN ports p ON p.bundle_id "
+		      "= h.bundle_id AND p.ibdev = h.ibdev AND p.port = h.port "
+		      "WHERE NOT " DOWN_ON_PURPOSE("p") " AND (h.eye_height IS "
+		      "NOT NULL OR h.eye_phase IS NOT NULL) ORDER BY h.bundle_id, "
+		      "h.path", "");
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *ib = (const char *)sqlite3_column_text(st, 2);
 		const char *h = (const char *)sqlite3_column_text(st, 4);
@@ -840,7 +873,9 @@ static const char phy_ber_sql[] =
 	"SELECT h.bundle_id, coalesce(h.ibdev || ':' || h.port, h.path), "
 	"'physical layer of ' || coalesce(h.ibdev || ':' || h.port, h.path) || "
 	"': ' || trim(CASE WHEN h.eff_errors > 0 THEN 'effective physical "
-	"errors ' || h.eff_errors || '; ' ELSE '' END || CASE WHEN h.eff_ber > "
+	"errors ' || h.eff_errors || CASE WHEN h.fec LIKE '%PLR%' THEN ' (FEC "
+	"' || h.fec || ': PLR retransmits what FEC left)' ELSE '' END || '; ' "
+	"ELSE '' END || CASE WHEN h.eff_ber > "
 	"th.bw THEN 'effective BER ' || h.eff_ber_text || ' above ' || "
 	"printf('%g', CASE WHEN h.eff_ber > th.bc THEN th.bc ELSE th.bw END) || "
 	"'; ' ELSE '' END || CASE WHEN h.raw_ber > th.br THEN 'raw BER ' || "
@@ -851,8 +886,8 @@ static const char phy_ber_sql[] =
 	"h.eff_ber_text, 'N/A') || ', Raw Physical BER ' || coalesce("
 	"h.raw_ber_text, 'N/A') || coalesce(', Raw Physical Errors Per Lane ' "
 	"|| h.raw_errors, ''), "
-	"CASE WHEN h.eff_errors > 0 OR h.eff_ber > th.bc OR h.raw_ber > th.br "
-	"THEN 2 ELSE 1 END "
+	"CASE WHEN (h.eff_errors > 0 AND coalesce(h.fec, '') NOT LIKE '%PLR%') "
+	"OR h.eff_ber > th.bc OR h.raw_ber > th.br THEN 2 ELSE 1 END "
 	"FROM phy h JOIN todo_rule t ON t.bundle_id = h.bundle_id, th "
 	"LEFT JOIN ports p ON p.bundle_id = h.bundle_id AND p.ibdev = h.ibdev "
 	"AND p.port = h.port WHERE NOT " DOWN_ON_PURPOSE("p") " AND "
@@ -936,9 +971,10 @@ const struct rule rules_hca[] = {
 		.title = "physical-layer errors or BER above threshold (mlxlink)",
 		.needs = "",
 		.mlx5_only = "mlxlink output (mlxlink reads NVIDIA/Mellanox adapters only)",
-		.evidence = "mlxlink -m -e -c text (rdma-collect/commands/mlxlink-<dev>/stdout, or an attachment): Effective Physical Errors, Effective Physical BER (ber_warning, ber_critical), Raw Physical BER (raw_ber) (mlx5 only: skipped on a node without an mlx5 device)",
+		.evidence = "mlxlink -m -e -c text (rdma-collect/commands/mlxlink-<dev>/stdout, a pasted one named by its RDMA device, or its mst device or PCI address that mst status -v names; or an attachment): Effective Physical Errors, Effective Physical BER (ber_warning, ber_critical: 1e-12 is the InfiniBand specification's and ibdiagnet's BER limit), Raw Physical BER (raw_ber: NVIDIA's Quantum release notes call a raw BER of 10e-6 unclean; healthy PAM4 links with FEC show 1e-9 to 1e-7 and are quiet); effective errors on a link whose FEC has PLR (HDR, NDR) are a warning, not critical: PLR retransmits them, and NVIDIA names Symbol Errors, not read here, the errors the application sees; skipped without an mlxlink output holding them (mlx5 only: skipped on a node without an mlx5 device)",
 		.remediation = "Effective errors get past FEC: swap the cable first, then the transceiver, then move to another switch port, then the HCA; re-check with mlxlink -c after clearing (--pc) and some traffic. A raw BER above 1e-5 alone means the link runs on FEC margin: clean or replace the optics before it fails.",
 		.sql = phy_ber_sql,
+		.check = ber_absent,
 	},
 	{
 		.id = "PHY_EYE_LOW",
@@ -947,7 +983,7 @@ const struct rule rules_hca[] = {
 		.title = "one lane's eye opening clearly below the others (mlxlink)",
 		.needs = "",
 		.mlx5_only = "mlxlink output (mlxlink reads NVIDIA/Mellanox adapters only)",
-		.evidence = "mlxlink -e text: Height Eye Opening [mV] and Phase Eye Opening [psec] per lane; a lane below eye_ratio x the median of the other lanes (mlx5 only: skipped on a node without an mlx5 device)",
+		.evidence = "mlxlink -e text: Height Eye Opening [mV] and Phase Eye Opening [psec] per lane; a lane below eye_ratio x the median of the other lanes; skipped without an mlxlink output holding them (7 nm devices print FOM grades instead, not read) (mlx5 only: skipped on a node without an mlx5 device)",
 		.remediation = "A weak lane is the early sign of a failing cable or transceiver (dirty or damaged fibre, bent copper): clean or replace it in the next maintenance window and watch the BER (mlxlink -c) meanwhile.",
 		.check = eye_low,
 	},

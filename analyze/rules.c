@@ -266,7 +266,9 @@ static int group_met(const struct todo_set *t, size_t lo, size_t hi,
 }
 
 /* a bundle with an mlx5 device: a ConnectX function, an mlx5 RDMA device
- * (by name, HCA type or driver), or mlx5_core in its kernel log */
+ * (by name, HCA type or driver), mlx5_core in its kernel log, or an
+ * mlxlink output of a network link (mlxlink reads ConnectX-4 and later
+ * and BlueField only: a pasted one names its device by an mst path) */
 #define HAS_MLX5 "SELECT (SELECT count(*) FROM pci_functions WHERE " \
 	"bundle_id = ?1 AND (driver = 'mlx5_core' OR (vendor = 0x15b3 AND " \
 	"kind = 'hca'))) + (SELECT count(*) FROM devices WHERE bundle_id = " \
@@ -274,7 +276,8 @@ static int group_met(const struct todo_set *t, size_t lo, size_t hi,
 	"OR hca_type GLOB 'MT41[0-9][0-9][0-9]')) + (SELECT count(*) FROM " \
 	"netdevs WHERE bundle_id = ?1 AND driver = 'mlx5_core') + EXISTS " \
 	"(SELECT 1 FROM klog WHERE bundle_id = ?1 AND category IS NOT NULL " \
-	"AND text LIKE 'mlx5_core %')"
+	"AND text LIKE 'mlx5_core %') + EXISTS (SELECT 1 FROM phy WHERE " \
+	"bundle_id = ?1)"
 
 /* the bundles of todo whose needed sources are ok or partial go to
  * todo_rule; the others get a skipped row naming the source (the first

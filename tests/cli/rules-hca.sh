@@ -365,9 +365,14 @@ mlxlink_text 12 3E-10 2E-7 "   38,    37,    39,    38" >g7/rdma-collect/command
 mlxlink_text 0 15E-255 5E-7 "   38,    37,    39,    38" >g7/rdma-collect/commands/mlxlink-mlx5_1/stdout
 mlxlink_text 0 15E-255 2E-4 "   38,    14,    39,    38" >mlxlink-mlx5_2.txt
 mlxlink_text N/A N/A N/A "N/A,N/A,N/A,N/A" >mlxlink-mlx5_4.txt
-collect g7 g7.rdma.tar.zst --commands --attach mlxlink-mlx5_2.txt --attach mlxlink-mlx5_4.txt
+# HDR/NDR: PLR retransmits what FEC left, effective errors alone are a warning
+mlxlink_text 3 5E-13 2E-7 "   38,    37,    39,    38" |
+	sed 's/^Width .*/&\nFEC                                : RS-FEC - (544,514) + PLR/' >mlxlink-mlx5_3.txt
+collect g7 g7.rdma.tar.zst --commands --attach mlxlink-mlx5_2.txt --attach mlxlink-mlx5_4.txt \
+	--attach mlxlink-mlx5_3.txt
 fires "PHY_BER_HIGH: effective errors on mlx5_0:1 (commands source)" g7.rdma.tar.zst "PHY_BER_HIGH critical mlx5_0:1"
 fires "PHY_BER_HIGH: raw BER 2E-4 on mlx5_2:1 (attachment)" g7.rdma.tar.zst "PHY_BER_HIGH critical mlx5_2:1"
+fires "PHY_BER_HIGH: effective errors under PLR are a warning" g7.rdma.tar.zst "PHY_BER_HIGH warning mlx5_3:1"
 quiet "PHY_BER_HIGH: a clean link (15E-255, raw 5E-7) is quiet" g7.rdma.tar.zst PHY_BER_HIGH mlx5_1:1
 quiet "PHY_BER_HIGH: N/A values are absent, not errors" g7.rdma.tar.zst PHY_BER_HIGH mlx5_4:1
 fires "PHY_EYE_LOW: lane 1 at 14 mV against 38 on mlx5_2:1" g7.rdma.tar.zst "PHY_EYE_LOW warning mlx5_2:1"

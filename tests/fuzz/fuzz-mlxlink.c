@@ -1,5 +1,6 @@
-/* fuzz-mlxlink: `mlxlink -m -e -c` text (analyze/mlxlink.c), and its BER
- * and lane-list helpers on the input's first line */
+/* fuzz-mlxlink: `mlxlink -m -e -c` text (analyze/mlxlink.c), the same
+ * bytes as `mst status -v` rows, and the BER, lane-list and PCI address
+ * helpers on the input's first line */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,11 +10,14 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mlxlink m;
+	struct mst_row rows[8];
 	double v[MLXLINK_LANES];
+	char bdf[16];
 	size_t n = 0;
 	char *s;
 
 	mlxlink_parse((const char *)data, size, &m);
+	mst_rows((const char *)data, size, rows, 8);
 	/* the helpers take C strings: the first line, NUL-terminated */
 	while (n < size && data[n] != '\n' && data[n])
 		n++;
@@ -22,6 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[n] = 0;
 	mlxlink_ber(s);
 	mlxlink_lanes(s, v, MLXLINK_LANES);
+	mst_bdf(s, bdf);
 	free(s);
 	return 0;
 }

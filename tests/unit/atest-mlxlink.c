@@ -1,5 +1,7 @@
 /* atest-mlxlink: the `mlxlink -m -e -c` text parser: sections, BER
- * numbers, per-lane lists, N/A, colours, PCIe eye, hostile input */
+ * numbers, per-lane lists, N/A, colours, PCIe eye, the shapes pasting
+ * gives it (blank lines, lost dashes, -c then -e), mst status rows,
+ * hostile input */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +155,84 @@ int main(void)
 			T_OK(mlxlink_parse(huge, strlen(huge), &m) == 0 &&
 			     m.eff_errors == -1, "an out-of-range count is absent");
 		}
+	}
+	{
+		/* a forum's rendering: a blank line after every line, one
+		 * space of padding; then a second output (-e) of the device */
+		static const char forum[] =
+			"Operational Info\n\n----------------\n\n"
+			"State : Active\n\nSpeed : 100GbE\n\n"
+			"Physical Counters and BER Info\n\n"
+			"------------------------------\n\n"
+			"Effective Physical Errors : 0\n\n"
+			"Raw Physical BER : 3E-12\n\n"
+			"Operational Info\n\n----------------\n\n"
+			"State : Active\n\n"
+			"EYE Opening Info\n\n----------------\n\n"
+			"Height Eye Opening [mV] : 48, 53, 57, 37\n\n"
+			"Phase Eye Opening [psec] : 12, 14, 15, 10\n";
+		/* grep kept the title, not its dashes */
+		static const char grep[] =
+			"FEC                             : RS-FEC - (544,514) + PLR\n"
+			"amBER Version                   : 2.13\n"
+			"Physical Counters and BER Info\n"
+			"Effective Physical Errors       : 0\n"
+			"Raw Physical BER                : 1E-8\n";
+		/* a section the table does not know ends the one before */
+		static const char other[] =
+			"Physical Counters and BER Info\n---\n"
+			"Raw Physical BER : 1E-8\n\nBER Monitor Info\n----\n"
+			"Raw Physical BER : 1E-3\n";
+		static const char pcie_only[] =
+			"PCIe Operational (Enabled) Info\n----\n"
+			"Link Width Active (Enabled)     : 16X (16X)\n\n"
+			"EYE Opening Info (PCIe)\n----\n"
+			"Height Eye Opening [mV] : 158, 167\n";
+
+		T_OK(mlxlink_parse(forum, strlen(forum), &m) == 0 &&
+		     m.eff_errors == 0 && fabs(m.raw_ber - 3e-12) < 1e-20 &&
+		     m.nheight == 4 && m.height[3] == 37 && m.nphase == 4 &&
+		     !strcmp(m.speed, "100GbE"),
+		     "blank lines between titles and dashes; -c then -e both read");
+		T_OK(mlxlink_parse(grep, strlen(grep), &m) == 0 && m.has_ber &&
+		     fabs(m.raw_ber - 1e-8) < 1e-16 && !m.fec[0],
+		     "a known title without its dashes; lines before it are no section");
+		T_OK(mlxlink_parse(other, strlen(other), &m) == 0 &&
+		     fabs(m.raw_ber - 1e-8) < 1e-16,
+		     "an unknown underlined title ends the BER section");
+		T_OK(mlxlink_parse(pcie_only, strlen(pcie_only), &m) < 0 &&
+		     m.pcie == 2 && !m.nheight,
+		     "a PCIe link's output alone: not read, counted");
+	}
+	{
+		static const char v[] =
+			"MST modules:\n------------\n"
+			"    MST PCI configuration module loaded\n"
+			"PCI devices:\n------------\n"
+			"DEVICE_TYPE             MST                           PCI       RDMA            NET                                     NUMA\n"
+			"BlueField3(rev:1)       /dev/mst/mt41692_pciconf0.1   03:00.1   mlx5_1          net-p1,net-pf1hpf       -1\n\n"
+			"ConnectX6DX(rev:0)      /dev/mst/mt4125_pciconf0      0000:A1:00.0   -    -     0\n";
+		static const char plain[] =
+			"MST devices:\n------------\n"
+			"/dev/mst/mt4125_pciconf0         - PCI configuration cycles access.\n"
+			"                                   domain:bus:dev.fn=0000:41:00.0 addr.reg=88 data.reg=92\n"
+			"/dev/mst/../x - bad\n";
+		struct mst_row r[4];
+		char b[16];
+
+		T_OK(mst_rows(v, strlen(v), r, 4) == 2 &&
+		     !strcmp(r[0].name, "mt41692_pciconf0.1") &&
+		     !strcmp(r[0].pci, "0000:03:00.1") && !strcmp(r[0].rdma, "mlx5_1") &&
+		     !strcmp(r[1].pci, "0000:a1:00.0") && !r[1].rdma[0],
+		     "mst status -v: name, PCI address, RDMA device ('-' unknown)");
+		T_OK(mst_rows(plain, strlen(plain), r, 4) == 1 &&
+		     !strcmp(r[0].name, "mt4125_pciconf0") &&
+		     !strcmp(r[0].pci, "0000:41:00.0") && !r[0].rdma[0],
+		     "mst status: the bdf of the line after the device");
+		T_OK(mst_rows(v, strlen(v), r, 1) == 1, "at most max rows");
+		T_OK(mst_bdf("81:00.1", b) == 0 && !strcmp(b, "0000:81:00.1") &&
+		     mst_bdf("81:00.8", b) < 0 && mst_bdf("0000:81:00", b) < 0 &&
+		     mst_bdf("mlx5_0", b) < 0, "PCI addresses");
 	}
 	for (i = 0; i < sizeof(bers) / sizeof(*bers); i++) {
 		double v = mlxlink_ber(bers[i].in);
