@@ -1,4 +1,4 @@
-/* rules-import: the checks a bundle cannot run for want of evidence.
+/* rules-import: the checks an import cannot run for want of evidence.
  *
  * A rule's needs are sources, and an import marks a source "ok" as soon as
  * one of its inputs fed it: ibstat alone makes "sysfs" ok, yet no port
@@ -6,9 +6,7 @@
  * collector read every counter and found none); on an import it is only
  * what nobody pasted.  So for an import, a rule whose evidence tables hold
  * nothing for it is skipped, naming what would carry that evidence,
- * instead of passing in silence.  A few rules read evidence no source of
- * the collector always holds (mlxlink's text comes with --commands or an
- * attachment): those are skipped on bundles without it too (ALL). */
+ * instead of passing in silence. */
 #include <string.h>
 
 #include "db.h"
@@ -21,42 +19,25 @@ struct imp_need {
 	const char *drop;	/* SQL: out of todo_rule */
 	const char *what;	/* ?2: "no <what> in this sos report" */
 	const char *from;	/* ?3: the inputs that would carry it */
-	const char *bundle_from;	/* ?4; non-NULL: collected bundles too */
 };
-
-#define IMP_SKIP(have) "INSERT OR IGNORE INTO skipped (bundle_id, rule, "	\
-	"reason) SELECT t.bundle_id, ?1, 'no ' || ?2 || ' in this ' || "	\
-	"CASE i.kind WHEN 'sos' THEN 'sos report' WHEN 'ibdiagnet' THEN "	\
-	"'ibdiagnet output' WHEN 'outputs' THEN 'folder of command outputs' "	\
-	"ELSE i.kind END || ' (' || ?3 || ')' FROM todo_rule t JOIN imports "	\
-	"i ON i.bundle_id = t.bundle_id WHERE t.bundle_id NOT IN (" have ")"
 
 /* the statements whole at compile time: the database layer caches them
  * by address.  have: SQL giving the bundle ids that hold the evidence */
-#define NEED(rules, have, what, from) { rules, IMP_SKIP(have),		\
+#define NEED(rules, have, what, from) { rules,				\
+	"INSERT OR IGNORE INTO skipped (bundle_id, rule, reason) SELECT "	\
+	"t.bundle_id, ?1, 'no ' || ?2 || ' in this ' || CASE i.kind WHEN "	\
+	"'sos' THEN 'sos report' WHEN 'ibdiagnet' THEN 'ibdiagnet output' "	\
+	"WHEN 'outputs' THEN 'folder of command outputs' ELSE i.kind END "	\
+	"|| ' (' || ?3 || ')' FROM todo_rule t JOIN imports i ON "		\
+	"i.bundle_id = t.bundle_id WHERE t.bundle_id NOT IN (" have ")",	\
 	"DELETE FROM todo_rule WHERE bundle_id IN (SELECT bundle_id FROM "	\
-	"imports) AND bundle_id NOT IN (" have ")", what, from, 0 }
-
-/* the same on every bundle, collected or imported: what a bundle lacks is
- * said in ?4 ("no <what> in this bundle (<bundle_from>)") */
-#define ALL(rules, have, what, from, bundle_from) { rules,		\
-	IMP_SKIP(have) " UNION ALL SELECT t.bundle_id, ?1, 'no ' || ?2 || "	\
-	"' in this bundle (' || ?4 || ')' FROM todo_rule t WHERE "		\
-	"t.bundle_id NOT IN (SELECT bundle_id FROM imports) AND "		\
-	"t.bundle_id NOT IN (" have ")",					\
-	"DELETE FROM todo_rule WHERE bundle_id NOT IN (" have ")",		\
-	what, from, bundle_from }
+	"imports) AND bundle_id NOT IN (" have ")", what, from }
 
 #define PORT_COUNTERS "SELECT bundle_id FROM counters WHERE kind = 'pma' " \
 	"UNION SELECT bundle_id FROM mad_counters WHERE side = 'peer' "    \
 	"UNION SELECT bundle_id FROM fabric_counters"
 
 static const struct imp_need needs[] = {
-	/* mlxlink's text: rdma-collect --commands runs it, or an attachment */
-	ALL("PHY_BER_HIGH PHY_EYE_LOW", "SELECT bundle_id FROM phy",
-	    "mlxlink output", "mlxlink -d <dev> -m -e -c carries it",
-	    "rdma-collect --commands runs mlxlink -m -e -c, or --attach its "
-	    "output"),
 	NEED("SYMBOL_ERRORS PORT_RCV_ERRORS XMIT_DISCARDS XMIT_WAIT_HIGH",
 	     PORT_COUNTERS, "port counters",
 	     "perfquery, ibdiagnet's PM_INFO or copies of "
@@ -138,15 +119,14 @@ int rules_import_skip(sqlite3 *db, const struct rule *r)
 		/* the statements scan whole evidence tables for what an
 		 * import has: only when an import is among the bundles (on a
 		 * load of bundles they were a third of the rules' time) */
-		if (!needs[i].bundle_from && imports < 0)
+		if (imports < 0)
 			imports = (int)db_int(db, "SELECT EXISTS (SELECT 1 FROM "
 					      "todo_rule t JOIN imports i ON "
 					      "i.bundle_id = t.bundle_id)", NULL);
-		if (!needs[i].bundle_from && !imports)
-			continue;
-		if (db_exec(db, needs[i].skip, "ssss", r->id, needs[i].what,
-			    needs[i].from, needs[i].bundle_from ?
-			    needs[i].bundle_from : "") < 0 ||
+		if (!imports)
+			return 0;
+		if (db_exec(db, needs[i].skip, "sss", r->id, needs[i].what,
+			    needs[i].from) < 0 ||
 		    db_exec(db, needs[i].drop, "") < 0)
 			return -1;
 	}
