@@ -155,12 +155,14 @@ const struct rule rules_verbs[] = {
 		.severity = SEV_CRITICAL,
 		.title = "a RoCE port has no RoCE v2 GID carrying an IPv4 address",
 		.needs = "sysfs",
-		.evidence = "sys/class/infiniband/<dev>/ports/<n>/gids/*, gid_attrs/types/*",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/gids/*, gid_attrs/types/*; an ACTIVE port, or (a warning) one whose state the evidence does not give (show_gids alone)",
 		.remediation = "Give the port's netdev an IPv4 address (ip addr add ... dev <netdev>) and bring it up: the kernel then adds the ::ffff:a.b.c.d GIDs; RoCE v2 GIDs need the rdma_cm/ib_core default (cma_roce_mode) not forced to v1. NCCL/UCX need a RoCE v2 IPv4 GID to route across subnets.",
 		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
 		       "'RoCE port ' || p.ibdev || ':' || p.port || coalesce(' (' || "
 		       "p.netdev || ')', '') || ' has no RoCE v2 GID with an IPv4 "
-		       "address (' || (SELECT count(*) FROM gids g WHERE g.bundle_id = "
+		       "address' || CASE WHEN p.state IS NULL THEN ' (its state "
+		       "is not in the evidence: critical if it is ACTIVE)' ELSE "
+		       "'' END || ' (' || (SELECT count(*) FROM gids g WHERE g.bundle_id = "
 		       "p.bundle_id AND g.ibdev = p.ibdev AND g.port = p.port) || "
 		       "' GIDs: ' || coalesce((SELECT group_concat(g.idx || ' ' || "
 		       "coalesce(g.type, '?') || coalesce(' ' || g.ipv4, ''), ', ') "
@@ -169,9 +171,11 @@ const struct rule rules_verbs[] = {
 		       PORT_PATH " || '/gids\t' || coalesce((SELECT group_concat("
 		       "g.idx || '=' || g.gid || ' ' || coalesce(g.type, '?'), '; ') "
 		       "FROM gids g WHERE g.bundle_id = p.bundle_id AND g.ibdev = "
-		       "p.ibdev AND g.port = p.port), 'no non-zero GID'), NULL "
+		       "p.ibdev AND g.port = p.port), 'no non-zero GID'), CASE WHEN "
+		       "p.state IS NULL THEN 1 END "
 		       "FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
-		       "WHERE p.link_layer = 'Ethernet' AND p.state = 4 AND NOT EXISTS "
+		       "WHERE p.link_layer = 'Ethernet' AND (p.state = 4 OR "
+		       "p.state IS NULL) AND NOT EXISTS "
 		       "(SELECT 1 FROM gids g WHERE g.bundle_id = p.bundle_id AND "
 		       "g.ibdev = p.ibdev AND g.port = p.port AND g.type = 'RoCE v2' "
 		       "AND g.ipv4 IS NOT NULL) ORDER BY p.bundle_id, p.ibdev, p.port",
