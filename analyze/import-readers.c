@@ -481,7 +481,13 @@ static int rec_attachment(const char *t, size_t n)
 
 static int rdma_link_row(const char *s)
 {
-	return starts_with(s, "link ") && strchr(s, '/') && !strstr(s, " lqpn ") &&
+	unsigned k, p;
+	char name[64];
+
+	/* "link mlx5_0/1 ...", before iproute2 5.4 "0/1: mlx5_0/1: ..." */
+	return (starts_with(s, "link ") ||
+		sscanf(s, "%u/%u: %63[^:]:", &k, &p, name) == 3) &&
+	       strchr(s, '/') && !strstr(s, " lqpn ") &&
 	       (strstr(s, " state ") || strstr(s, " physical_state "));
 }
 
