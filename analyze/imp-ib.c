@@ -15,6 +15,7 @@
  *   ibstat          ibstat, ibstat_*             ibstat
  *   ibstatus        ibstatus                     ibstatus
  *   show_gids       show_gids, show_gids_*       -
+ *   ibv_devices     ibv_devices                  -
  *   ibdev2netdev    ibdev2netdev, ibdev2netdev_-v
  *   ls /dev/inf..   ls_-la_dev_infiniband, ls_-l_dev_infiniband,
  *                   ls_-la_.dev.infiniband (sos's spelling of '/'),
@@ -41,6 +42,8 @@
  *    a row a mail client wrapped (its IPv4, version or netdev alone on the
  *    next line) is joined; a GID with a netdev or of type v2 makes its
  *    port's link_layer Ethernet (RoCE) when no earlier file gave it.
+ *  - ibv_devices: each device's node_guid; an empty list (libibverbs
+ *    opened nothing) is read and writes nothing.
  *  - ibdev2netdev: rdma-collect/ibdev2netdev.json ("how": "ibdev2netdev"),
  *    the netdev's operstate and carrier from "(Up)"; -v also the PCI
  *    function (imp_ibdev_pci), fw_ver, hca_type and the port state.
@@ -1423,6 +1426,65 @@ int ib_show_gids(struct imp *im, const char *text, size_t len,
 		imp_empty(im);	/* no port has a GID: a fact, not a gap */
 	else if (want != (unsigned long long)rows)
 		imp_note(im, "%s: %d rows read, n_gids_found=%llu", origin, rows, want);
+	return 0;
+}
+
+/* --- ibv_devices --- */
+
+/* libibverbs/examples/devices.c: "    %-16s\t   node GUID" over
+ * "    %-16s\t----------------", then one "    %-16s\t%016llx" row per
+ * device libibverbs opened, the GUID in the digits sysfs' node_guid has.
+ * It lists what user space can open (a device without its provider is
+ * missing), so an empty list says nothing of the kernel's devices. */
+static int devices_row(struct imp *im, const char *origin, char *s)
+{
+	char *tok[3], *save, path[256], g[20];
+	int n;
+	size_t i;
+
+	for (n = 0, s = strtok_r(s, " \t", &save); s && n < 3;
+	     s = strtok_r(NULL, " \t", &save))
+		tok[n++] = s;
+	if (n != 2 || !good_name(tok[0]) || strlen(tok[1]) != 16)
+		return 1;
+	for (i = 0; i < 16; i++)
+		if (!isxdigit((unsigned char)tok[1][i]))
+			return 1;
+	snprintf(g, sizeof(g), "%.4s:%.4s:%.4s:%.4s", tok[1], tok[1] + 4,
+		 tok[1] + 8, tok[1] + 12);
+	for (i = 0; g[i]; i++)
+		g[i] = (char)tolower((unsigned char)g[i]);
+	snprintf(path, sizeof(path), SYS_IB "/%s/node_guid", tok[0]);
+	return put_str(im, origin, path, g) < 0 ? -1 : 0;
+}
+
+int ib_ibv_devices(struct imp *im, const char *text, size_t len,
+		   const char *origin, const char *arg)
+{
+	struct lines r = { text, text + len };
+	char line[LINE_MAX_IB], *s;
+	int head = 0, rows = 0, rc;
+
+	(void)arg;
+	while (line_next(&r, line, sizeof(line))) {
+		s = trim(line);
+		if (!head) {
+			head = !strncmp(s, "device", 6) && strstr(s, "node GUID");
+			continue;
+		}
+		if (!*s || !strncmp(s, "------", 6))
+			continue;
+		if ((rc = devices_row(im, origin, s)) < 0)
+			return -1;
+		if (rc)
+			imp_note(im, "%s: row not understood", origin);
+		else
+			rows++;
+	}
+	if (!head)
+		return 1;
+	if (!rows)
+		imp_empty(im);	/* libibverbs opened no device: a fact */
 	return 0;
 }
 
