@@ -15,6 +15,7 @@
  *   ibstat          ibstat, ibstat_*             ibstat
  *   ibstatus        ibstatus                     ibstatus
  *   show_gids       show_gids, show_gids_*       -
+ *   ibv_devices     ibv_devices                  -
  *   ibdev2netdev    ibdev2netdev, ibdev2netdev_-v
  *   ls /dev/inf..   ls_-la_dev_infiniband, ls_-l_dev_infiniband,
  *                   ls_-la_.dev.infiniband (sos's spelling of '/'),
@@ -37,7 +38,12 @@
  *    ibstat's "ibpanic: ... stat of IB device 'X' failed": X kept at
  *    rdma-collect/import/vanished/X; ibstatus' "device '*': sys files
  *    not found": an empty sys/class/infiniband.
- *  - show_gids: ports/<n>/gids/<i>, gid_attrs/types/<i>, gid_attrs/ndevs/<i>.
+ *  - show_gids: ports/<n>/gids/<i>, gid_attrs/types/<i>, gid_attrs/ndevs/<i>;
+ *    a row a mail client wrapped (its IPv4, version or netdev alone on the
+ *    next line) is joined; a GID with a netdev or of type v2 makes its
+ *    port's link_layer Ethernet (RoCE) when no earlier file gave it.
+ *  - ibv_devices: each device's node_guid; an empty list (libibverbs
+ *    opened nothing) is read and writes nothing.
  *  - ibdev2netdev: rdma-collect/ibdev2netdev.json ("how": "ibdev2netdev"),
  *    the netdev's operstate and carrier from "(Up)"; -v also the PCI
  *    function (imp_ibdev_pci), fw_ver, hca_type and the port state.
@@ -1288,14 +1294,83 @@ out:
 
 /* --- show_gids --- */
 
+/* A row's columns after the GID: the IPv4 (for GIDs of 0000:...), "v1" or
+ * "v2", the netdev; col is the next one expected (0 IPv4, 1 version, 2
+ * netdev, 3 none).  A mail client wraps long rows, so a row may stop
+ * early and its last columns come alone on the next line. */
+struct gid_row {
+	char dev[64];
+	unsigned long long port, idx;
+	int col;
+};
+
+/* tok[0..n) as the columns from g->col on: 0 when they all fit, their
+ * values in *ver and *ndev (NULL when absent) */
+static int gid_cols(struct gid_row *g, char **tok, int n, const char **ver,
+		    const char **ndev)
+{
+	struct in_addr a;
+	int i;
+
+	*ver = *ndev = NULL;
+	for (i = 0; i < n; i++) {
+		if (g->col == 0 && inet_pton(AF_INET, tok[i], &a) == 1) {
+			g->col = 1;
+		} else if (g->col <= 1 && (!strcmp(tok[i], "v1") ||
+					   !strcmp(tok[i], "v2"))) {
+			*ver = tok[i];
+			g->col = 2;
+		} else if (g->col <= 2 && good_name(tok[i])) {
+			*ndev = tok[i];
+			g->col = 3;
+		} else {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* the GID's type and netdev; a netdev or a RoCE v2 type makes the port
+ * RoCE (the kernel gives a GID a netdev on RoCE ports only: InfiniBand and
+ * iWARP GIDs have none), so its link layer is Ethernet unless an earlier
+ * file said otherwise */
+static int gid_attrs(struct imp *im, const char *origin,
+		     const struct gid_row *g, const char *ver, const char *ndev)
+{
+	char path[256], old[32];
+
+	if (ver) {
+		snprintf(path, sizeof(path), SYS_IB "/%s/ports/%llu/"
+			 "gid_attrs/types/%llu", g->dev, g->port, g->idx);
+		if (put_str(im, origin, path, ver[1] == '1' ? "IB/RoCE v1" :
+			    "RoCE v2") < 0)
+			return -1;
+	}
+	if (ndev) {
+		snprintf(path, sizeof(path), SYS_IB "/%s/ports/%llu/"
+			 "gid_attrs/ndevs/%llu", g->dev, g->port, g->idx);
+		if (put_str(im, origin, path, ndev) < 0)
+			return -1;
+	}
+	if (!ndev && !(ver && ver[1] == '2'))
+		return 0;
+	snprintf(path, sizeof(path), SYS_IB "/%s/ports/%llu/link_layer",
+		 g->dev, g->port);
+	if (sys_line(im, path, old, sizeof(old)))
+		return 0;
+	return put_str(im, origin, path, "Ethernet");
+}
+
 int ib_show_gids(struct imp *im, const char *text, size_t len,
 			   const char *origin, const char *arg)
 {
 	struct lines r = { text, text + len };
 	char line[LINE_MAX_IB], path[256], full[40];
 	char *tok[8], *save, *s;
-	unsigned long long port, idx, want = 0;
-	int head = 0, rows = 0, n, i, trailer = 0;
+	const char *ver, *ndev;
+	struct gid_row g = { .col = 3 }, c;
+	unsigned long long want = 0;
+	int head = 0, rows = 0, n, trailer = 0;
 
 	(void)arg;
 	while (line_next(&r, line, sizeof(line))) {
@@ -1314,35 +1389,34 @@ int ib_show_gids(struct imp *im, const char *text, size_t len,
 		for (n = 0, s = strtok_r(s, " \t", &save); s && n < 8;
 		     s = strtok_r(NULL, " \t", &save))
 			tok[n++] = s;
-		if (n < 4 || !good_name(tok[0]) || num(tok[1], 10, 255, &port) ||
-		    !port || num(tok[2], 10, MAX_GID_INDEX, &idx) ||
+		c = g;
+		if (g.col < 3 && !gid_cols(&c, tok, n, &ver, &ndev)) {
+			/* the wrapped end of the row before */
+			g = c;
+			if (gid_attrs(im, origin, &g, ver, ndev) < 0)
+				return -1;
+			continue;
+		}
+		g.col = 3;
+		if (n < 4 || !good_name(tok[0]) ||
+		    num(tok[1], 10, 255, &g.port) || !g.port ||
+		    num(tok[2], 10, MAX_GID_INDEX, &g.idx) ||
 		    strlen(tok[3]) != 39 || gid_full(tok[3], full) ||
 		    strcmp(full, tok[3])) {
 			imp_note(im, "%s: row not understood", origin);
 			continue;
 		}
+		snprintf(g.dev, sizeof(g.dev), "%s", tok[0]);
 		snprintf(path, sizeof(path), SYS_IB "/%s/ports/%llu/gids/%llu",
-			 tok[0], port, idx);
+			 g.dev, g.port, g.idx);
 		if (put_str(im, origin, path, full) < 0)
 			return -1;
 		rows++;
-		i = 4;
-		if (i < n && strchr(tok[i], '.'))
-			i++;	/* the IPv4 column */
-		if (i < n && (!strcmp(tok[i], "v1") || !strcmp(tok[i], "v2"))) {
-			snprintf(path, sizeof(path), SYS_IB "/%s/ports/%llu/"
-				 "gid_attrs/types/%llu", tok[0], port, idx);
-			if (put_str(im, origin, path, tok[i][1] == '1' ?
-				    "IB/RoCE v1" : "RoCE v2") < 0)
-				return -1;
-			i++;
-		}
-		if (i < n && good_name(tok[i])) {
-			snprintf(path, sizeof(path), SYS_IB "/%s/ports/%llu/"
-				 "gid_attrs/ndevs/%llu", tok[0], port, idx);
-			if (put_str(im, origin, path, tok[i]) < 0)
-				return -1;
-		}
+		/* columns past what fits are left, as before the wrap rule */
+		g.col = 0;
+		gid_cols(&g, tok + 4, n - 4, &ver, &ndev);
+		if (gid_attrs(im, origin, &g, ver, ndev) < 0)
+			return -1;
 	}
 	if (!head)
 		return 1;
@@ -1352,6 +1426,65 @@ int ib_show_gids(struct imp *im, const char *text, size_t len,
 		imp_empty(im);	/* no port has a GID: a fact, not a gap */
 	else if (want != (unsigned long long)rows)
 		imp_note(im, "%s: %d rows read, n_gids_found=%llu", origin, rows, want);
+	return 0;
+}
+
+/* --- ibv_devices --- */
+
+/* libibverbs/examples/devices.c: "    %-16s\t   node GUID" over
+ * "    %-16s\t----------------", then one "    %-16s\t%016llx" row per
+ * device libibverbs opened, the GUID in the digits sysfs' node_guid has.
+ * It lists what user space can open (a device without its provider is
+ * missing), so an empty list says nothing of the kernel's devices. */
+static int devices_row(struct imp *im, const char *origin, char *s)
+{
+	char *tok[3], *save, path[256], g[20];
+	int n;
+	size_t i;
+
+	for (n = 0, s = strtok_r(s, " \t", &save); s && n < 3;
+	     s = strtok_r(NULL, " \t", &save))
+		tok[n++] = s;
+	if (n != 2 || !good_name(tok[0]) || strlen(tok[1]) != 16)
+		return 1;
+	for (i = 0; i < 16; i++)
+		if (!isxdigit((unsigned char)tok[1][i]))
+			return 1;
+	snprintf(g, sizeof(g), "%.4s:%.4s:%.4s:%.4s", tok[1], tok[1] + 4,
+		 tok[1] + 8, tok[1] + 12);
+	for (i = 0; g[i]; i++)
+		g[i] = (char)tolower((unsigned char)g[i]);
+	snprintf(path, sizeof(path), SYS_IB "/%s/node_guid", tok[0]);
+	return put_str(im, origin, path, g) < 0 ? -1 : 0;
+}
+
+int ib_ibv_devices(struct imp *im, const char *text, size_t len,
+		   const char *origin, const char *arg)
+{
+	struct lines r = { text, text + len };
+	char line[LINE_MAX_IB], *s;
+	int head = 0, rows = 0, rc;
+
+	(void)arg;
+	while (line_next(&r, line, sizeof(line))) {
+		s = trim(line);
+		if (!head) {
+			head = !strncmp(s, "device", 6) && strstr(s, "node GUID");
+			continue;
+		}
+		if (!*s || !strncmp(s, "------", 6))
+			continue;
+		if ((rc = devices_row(im, origin, s)) < 0)
+			return -1;
+		if (rc)
+			imp_note(im, "%s: row not understood", origin);
+		else
+			rows++;
+	}
+	if (!head)
+		return 1;
+	if (!rows)
+		imp_empty(im);	/* libibverbs opened no device: a fact */
 	return 0;
 }
 

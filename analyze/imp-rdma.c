@@ -6,6 +6,7 @@
  * record unindented and the rest indented under it):
  *   link mlx5_0/1 subnet_prefix fe80:0000:0000:0000 lid 7 sm_lid 1 lmc 0
  *        state ACTIVE physical_state LINK_UP netdev ib0
+ *   0/1: mlx5_0/1: subnet_prefix ... state ACTIVE ...   (before 5.4)
  *   0: mlx5_0: node_type ca fw 28.39.1002 node_guid 946d:ae03:00d1:a2b4
  *        sys_image_guid 946d:ae03:00d1:a2b4
  *   link mlx5_0/1 rx_write_requests 0 rx_read_requests 0 ... out_of_sequence 0
@@ -79,16 +80,18 @@ struct words {
 	int n;
 };
 
-/* does the line start a record: "link dev/N ...", "N: dev: ...", or
- * ("mode ...", "supported ...")?  A line that does not continues the
- * one before: rdma -p indents it, a mail client just wraps it */
+/* does the line start a record: "link dev/N ...", "N: dev: ...", the
+ * links of iproute2 before 5.4 ("I/N: dev/N: ..."), or ("mode ...",
+ * "supported ...")?  A line that does not continues the one before:
+ * rdma -p indents it, a mail client just wraps it */
 static int rec_start(const char *s)
 {
-	unsigned k;
+	unsigned k, n;
 	char name[64];
 
 	return starts_with(s, "link ") ||
-	       sscanf(s, "%u: %63[^:]:", &k, name) == 2;
+	       sscanf(s, "%u: %63[^:]:", &k, name) == 2 ||
+	       sscanf(s, "%u/%u: %63[^:]:", &k, &n, name) == 3;
 }
 
 static int records(struct imp *im, const char *text, size_t len,
@@ -161,6 +164,29 @@ static int dev_port(const char *s, char *dev, size_t n, unsigned *port)
 	return 0;
 }
 
+/* the port a link record names: "link mlx5_0/1 ..." or, before
+ * iproute2 5.4 (rdma/link.c printed the indexes first), "0/1: mlx5_0/1:
+ * ..." */
+static int link_port(const struct words *w, char *dev, size_t n,
+		     unsigned *port)
+{
+	char t[80];
+	size_t l;
+
+	if (w->n < 2)
+		return -1;
+	if (!strcmp(w->w[0], "link"))
+		return dev_port(w->w[1], dev, n, port);
+	l = strlen(w->w[1]);
+	if (!isdigit((unsigned char)w->w[0][0]) || !strchr(w->w[0], '/') ||
+	    w->w[0][strlen(w->w[0]) - 1] != ':' || l < 2 || l >= sizeof(t) ||
+	    w->w[1][l - 1] != ':')
+		return -1;
+	memcpy(t, w->w[1], l - 1);
+	t[l - 1] = 0;
+	return dev_port(t, dev, n, port);
+}
+
 static const char *word(struct words *w, const char *key)
 {
 	int i;
@@ -179,8 +205,7 @@ static int link_rec(struct imp *im, const char *origin, struct words *w,
 	unsigned port;
 	int s;
 
-	if (w->n < 2 || strcmp(w->w[0], "link") ||
-	    dev_port(w->w[1], dev, sizeof(dev), &port) < 0)
+	if (link_port(w, dev, sizeof(dev), &port) < 0)
 		return 1;
 	if (!word(w, "state") && !word(w, "physical_state"))
 		return 1;	/* a statistic record */

@@ -127,6 +127,20 @@ static int gid_row(const char *s)
 	       strlen(gid) == 39 && gid[4] == ':' && gid[9] == ':';
 }
 
+static int rec_ibv_devices(const char *t, size_t n)
+{
+	struct rl r;
+
+	rl_init(&r, t, n);
+	while (rl_next(&r)) {
+		const char *s = r.s + strspn(r.s, " \t");
+
+		if (starts_with(s, "device") && strstr(s, "node GUID"))
+			return 1;
+	}
+	return 0;
+}
+
 static int rec_show_gids(const char *t, size_t n)
 {
 	struct rl r;
@@ -523,7 +537,13 @@ static int rec_attachment(const char *t, size_t n)
 
 static int rdma_link_row(const char *s)
 {
-	return starts_with(s, "link ") && strchr(s, '/') && !strstr(s, " lqpn ") &&
+	unsigned k, p;
+	char name[64];
+
+	/* "link mlx5_0/1 ...", before iproute2 5.4 "0/1: mlx5_0/1: ..." */
+	return (starts_with(s, "link ") ||
+		sscanf(s, "%u/%u: %63[^:]:", &k, &p, name) == 3) &&
+	       strchr(s, '/') && !strstr(s, " lqpn ") &&
 	       (strstr(s, " state ") || strstr(s, " physical_state "));
 }
 
@@ -602,6 +622,8 @@ const struct imp_reader imp_readers[] = {
 	  "the output of ibstat" },
 	{ "ibstatus", "ibstatus|ibstatus_*", "sysfs", rec_ibstatus, ib_ibstatus,
 	  "the output of ibstatus" },
+	{ "ibv_devices", "ibv_devices", "sysfs", rec_ibv_devices,
+	  ib_ibv_devices, "the output of ibv_devices" },
 	{ "show_gids", "show_gids|show_gids_*", "sysfs", rec_show_gids,
 	  ib_show_gids, "the output of show_gids" },
 	{ "ibdev2netdev", "ibdev2netdev|ibdev2netdev_-v", "sysfs",

@@ -69,6 +69,7 @@ IMP_PARSER(ib_devinfo);		/* imp-ib.c */
 IMP_PARSER(ib_ibstat);
 IMP_PARSER(ib_ibstatus);
 IMP_PARSER(ib_show_gids);
+IMP_PARSER(ib_ibv_devices);
 IMP_PARSER(ib_ibdev2netdev);
 IMP_PARSER(ib_ls_infiniband);
 IMP_PARSER(ib_sminfo);

@@ -3,11 +3,20 @@
  * and the physical-layer rules that never judge a port down on purpose
  * (rules-hca.c).  The CHECKS.md conventions:
  *
- *   down on purpose   Disabled (administratively down), or no cable or
- *                     module: the last "Port module event: module N, ..."
- *                     line of the port's PCI function says "Cable
- *                     unplugged" (at boot, a cage without a module logs
- *                     it and no plug follows)
+ *   down on purpose   Disabled on InfiniBand (administratively down), or
+ *                     no cable or module: the last "Port module event:
+ *                     module N, ..." line of the port's PCI function says
+ *                     "Cable unplugged" (at boot, a cage without a module
+ *                     logs it and no plug follows)
+ *   RoCE Disabled     the RoCE drivers (mlx4, mlx5, bnxt_re, irdma,
+ *                     ocrdma, qedr, mana: their query_port) report
+ *                     DOWN/Disabled whenever the netdev is not running
+ *                     with carrier: set down and unplugged alike, so
+ *                     Disabled on Ethernet proves nothing.  It should be up
+ *                     after a module error event, while most of the node's
+ *                     other ports of the same HCA type are Active (identical
+ *                     rails), or while the class's majority has it Active;
+ *                     else, as Polling with nothing saying, info
  *   should be up      Polling (enabled, no link partner) with a cable
  *                     plugged (the last module line says so), after a
  *                     module error event (cable_module), while the other
@@ -54,6 +63,22 @@
 	"AND NOT (s.ibdev = " P ".ibdev AND s.port = " P ".port) AND "        \
 	"s.state = 4 AND s.link_layer IS " P ".link_layer)"
 
+/* "active/others": the node's other ports of the same HCA type and link
+ * layer, when more than half of them are Active, else NULL */
+#define PORT_CLASS_UP(P)                                                      \
+	"(SELECT CASE WHEN 2 * sum(s.state = 4) > count(*) THEN "            \
+	"sum(s.state = 4) || '/' || count(*) END FROM ports s LEFT JOIN "     \
+	"devices sd ON sd.bundle_id = s.bundle_id AND sd.ibdev = s.ibdev "    \
+	"WHERE s.bundle_id = " P ".bundle_id AND NOT (s.ibdev = " P ".ibdev " \
+	"AND s.port = " P ".port) AND s.link_layer IS " P ".link_layer AND "  \
+	"sd.hca_type IS (SELECT hca_type FROM devices WHERE bundle_id = " P   \
+	".bundle_id AND ibdev = " P ".ibdev))"
+
+/* Disabled on an Ethernet (RoCE) port: the netdev down or without
+ * carrier, not a port disabled on purpose */
+#define PORT_ROCE_DISABLED(P)                                                 \
+	"(" P ".phys_state = 3 AND " P ".link_layer IS 'Ethernet')"
+
 /* "active/nodes" of the same port on the other nodes of its class when
  * their majority has it Active, else NULL */
 #define PORT_FLEET_UP(P)                                                      \
@@ -75,7 +100,10 @@
 #define PORT_ON_PURPOSE(P)                                                    \
 	"(CASE WHEN " P ".ibdev IS NULL OR (" P ".state = 4 AND " P           \
 	".phys_state = 5) OR " P ".state = 2 THEN 0 WHEN " P ".phys_state = " \
-	"3 THEN 1 WHEN " PORT_MODULE(P) " IS 'unplugged' THEN 1 WHEN " P      \
+	"3 AND NOT " PORT_ROCE_DISABLED(P) " THEN 1 WHEN " PORT_MODULE(P)     \
+	" IS 'unplugged' THEN 1 WHEN " PORT_ROCE_DISABLED(P) " THEN CASE "    \
+	"WHEN " PORT_MODULE_ERROR(P) " OR " PORT_CLASS_UP(P) " IS NOT NULL "  \
+	"OR " PORT_FLEET_UP(P) " IS NOT NULL THEN 0 ELSE 1 END WHEN " P       \
 	".phys_state = 2 AND " P ".state = 1 THEN CASE WHEN " PORT_MODULE(P)  \
 	" IS 'plugged' OR " PORT_MODULE_ERROR(P) " OR " PORT_SIBLINGS_UP(P)   \
 	" > 0 OR " PORT_FLEET_UP(P) " IS NOT NULL THEN 0 ELSE 1 END ELSE 0 END)"

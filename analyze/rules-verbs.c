@@ -28,18 +28,23 @@ const struct rule rules_verbs[] = {
 		.severity = SEV_CRITICAL,
 		.title = "port not ACTIVE or physical state not LinkUp",
 		.needs = "sysfs",
-		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,phys_state}; the kernel log's last \"Port module event: module N, Cable plugged|unplugged\" and module error events of the port's PCI function; the node's other ports; the same port on the other nodes of its class (device, port, HCA type, link layer) in the database; the PCI device id of an SR-IOV VF (pci_functions, hca_type). Down on purpose (Disabled; no cable or module: Cable unplugged and never plugged again) is info; Polling with a cable plugged is critical; Polling after a module error, or while the node's other ports or the class's majority (fleet_min_nodes) have it Active, a warning; Polling with nothing saying it should be up info; INIT and other states critical. An SR-IOV VF's port follows its PF: info when a PF port on its bus is down too, else at most a warning",
-		.remediation = "Check the cable and the switch port (ibstat, iblinkinfo, mlxlink -d <dev> -m for the module and the peer's state); a port Disabled or with no cable or module is down on purpose (leave it, or disable it in the firmware: mlxconfig LINK_TYPE / port disable); Polling with a cable in means no link partner: the peer switch port is down or disabled, the cable or transceiver is bad, or the two ends do not agree on speed; INIT means no subnet manager (see SM_ABSENT). A VF's port follows its PF's: fix the PF's link first (ip link show <pf> for the VF's link state).",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,phys_state}; the kernel log's last \"Port module event: module N, Cable plugged|unplugged\" and module error events of the port's PCI function; the node's other ports; the same port on the other nodes of its class (device, port, HCA type, link layer) in the database; the PCI device id of an SR-IOV VF (pci_functions, hca_type). Down on purpose (Disabled on InfiniBand; no cable or module: Cable unplugged and never plugged again) is info; Disabled on a RoCE port is only the netdev down or without carrier (the RoCE drivers' query_port says Disabled for both): a warning after a module error, while most of the node's other ports of the same HCA type and link layer are Active, or while the class's majority has it Active, else info; Polling with a cable plugged is critical; Polling after a module error, or while the node's other ports or the class's majority (fleet_min_nodes) have it Active, a warning; Polling with nothing saying it should be up info; INIT and other states critical. An SR-IOV VF's port follows its PF: info when a PF port on its bus is down too, else at most a warning",
+		.remediation = "Check the cable and the switch port (ibstat, iblinkinfo, mlxlink -d <dev> -m for the module and the peer's state); an InfiniBand port Disabled or a port with no cable or module is down on purpose; a RoCE port Disabled is its netdev down or without carrier (ip link show <netdev>: UP with NO-CARRIER is the cable or the peer, no UP is set down) (leave it, or disable it in the firmware: mlxconfig LINK_TYPE / port disable); Polling with a cable in means no link partner: the peer switch port is down or disabled, the cable or transceiver is bad, or the two ends do not agree on speed; INIT means no subnet manager (see SM_ABSENT). A VF's port follows its PF's: fix the PF's link first (ip link show <pf> for the VF's link state).",
 		/* the judgement of rules-port.h per port, then the VF's: it
 		 * follows its PF (a non-VF port on the same bus) */
 		.sql = "WITH d AS (SELECT p.*, " PORT_MODULE("p") " AS module, "
 		       PORT_MODULE_ERROR("p") " AS moderr, " PORT_SIBLINGS_UP("p")
 		       " AS sib, " PORT_FLEET_UP("p") " AS fleet, " PORT_IS_VF("p")
-		       " AS vf, " PORT_PCI("p") " AS pci "
+		       " AS vf, " PORT_PCI("p") " AS pci, " PORT_ROCE_DISABLED("p")
+		       " AS rdis, " PORT_CLASS_UP("p") " AS cls, (SELECT x.hca_type "
+		       "FROM devices x WHERE x.bundle_id = p.bundle_id AND x.ibdev = "
+		       "p.ibdev) AS hca "
 		       "FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
 		       "WHERE p.state <> 4 OR p.phys_state <> 5), "
 		       "e AS (SELECT d.*, CASE WHEN d.state = 2 THEN 2 WHEN "
-		       "d.phys_state = 3 THEN 0 WHEN d.module IS 'unplugged' THEN 0 "
+		       "d.phys_state = 3 AND NOT d.rdis THEN 0 WHEN d.module IS "
+		       "'unplugged' THEN 0 WHEN d.rdis THEN CASE WHEN d.moderr OR "
+		       "d.cls IS NOT NULL OR d.fleet IS NOT NULL THEN 1 ELSE 0 END "
 		       "WHEN d.phys_state = 2 AND d.state = 1 THEN CASE WHEN "
 		       "d.module IS 'plugged' THEN 2 WHEN d.moderr OR d.sib > 0 OR "
 		       "d.fleet IS NOT NULL THEN 1 ELSE 0 END ELSE 2 END AS base, "
@@ -54,10 +59,21 @@ const struct rule rules_verbs[] = {
 		       "coalesce(e.state_text, '?') || ', physical state ' || "
 		       "coalesce(e.phys_state_text, '?') || CASE WHEN e.state = 2 "
 		       "THEN ' (link up but not configured: no subnet manager?)' "
-		       "WHEN e.phys_state = 3 THEN ' (disabled: down on purpose)' "
+		       "WHEN e.phys_state = 3 AND NOT e.rdis THEN ' (disabled: down "
+		       "on purpose)' "
 		       "WHEN e.module IS 'unplugged' THEN ' (no cable or module: the "
 		       "kernel log says Cable unplugged and no plug since: down on "
 		       "purpose)' "
+		       "WHEN e.rdis THEN ' (disabled: what a RoCE port reports when "
+		       "its netdev is down or has no carrier' || CASE WHEN e.moderr "
+		       "THEN '; after a module error event (CABLE_MODULE_ERROR): it "
+		       "should be up' WHEN e.cls IS NOT NULL THEN '; ' || e.cls || "
+		       "' of the node''s other ' || coalesce(e.hca || ' ', '') || "
+		       "'Ethernet ports Active: it should be up' WHEN e.fleet IS NOT "
+		       "NULL THEN '; the same port is Active on ' || e.fleet || "
+		       "' other nodes of its class: it should be up' ELSE '; nothing "
+		       "says it should be up: set down, or no cable or peer' END || "
+		       "')' "
 		       "WHEN e.phys_state = 2 AND e.state = 1 THEN ' (polling: no "
 		       "link partner' || CASE WHEN e.module IS 'plugged' THEN '; a "
 		       "cable is plugged (kernel log): the cable, the peer port or "
@@ -139,12 +155,14 @@ const struct rule rules_verbs[] = {
 		.severity = SEV_CRITICAL,
 		.title = "a RoCE port has no RoCE v2 GID carrying an IPv4 address",
 		.needs = "sysfs",
-		.evidence = "sys/class/infiniband/<dev>/ports/<n>/gids/*, gid_attrs/types/*",
+		.evidence = "sys/class/infiniband/<dev>/ports/<n>/gids/*, gid_attrs/types/*; an ACTIVE port, or (a warning) one whose state the evidence does not give (show_gids alone)",
 		.remediation = "Give the port's netdev an IPv4 address (ip addr add ... dev <netdev>) and bring it up: the kernel then adds the ::ffff:a.b.c.d GIDs; RoCE v2 GIDs need the rdma_cm/ib_core default (cma_roce_mode) not forced to v1. NCCL/UCX need a RoCE v2 IPv4 GID to route across subnets.",
 		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
 		       "'RoCE port ' || p.ibdev || ':' || p.port || coalesce(' (' || "
 		       "p.netdev || ')', '') || ' has no RoCE v2 GID with an IPv4 "
-		       "address (' || (SELECT count(*) FROM gids g WHERE g.bundle_id = "
+		       "address' || CASE WHEN p.state IS NULL THEN ' (its state "
+		       "is not in the evidence: critical if it is ACTIVE)' ELSE "
+		       "'' END || ' (' || (SELECT count(*) FROM gids g WHERE g.bundle_id = "
 		       "p.bundle_id AND g.ibdev = p.ibdev AND g.port = p.port) || "
 		       "' GIDs: ' || coalesce((SELECT group_concat(g.idx || ' ' || "
 		       "coalesce(g.type, '?') || coalesce(' ' || g.ipv4, ''), ', ') "
@@ -153,9 +171,11 @@ const struct rule rules_verbs[] = {
 		       PORT_PATH " || '/gids\t' || coalesce((SELECT group_concat("
 		       "g.idx || '=' || g.gid || ' ' || coalesce(g.type, '?'), '; ') "
 		       "FROM gids g WHERE g.bundle_id = p.bundle_id AND g.ibdev = "
-		       "p.ibdev AND g.port = p.port), 'no non-zero GID'), NULL "
+		       "p.ibdev AND g.port = p.port), 'no non-zero GID'), CASE WHEN "
+		       "p.state IS NULL THEN 1 END "
 		       "FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
-		       "WHERE p.link_layer = 'Ethernet' AND p.state = 4 AND NOT EXISTS "
+		       "WHERE p.link_layer = 'Ethernet' AND (p.state = 4 OR "
+		       "p.state IS NULL) AND NOT EXISTS "
 		       "(SELECT 1 FROM gids g WHERE g.bundle_id = p.bundle_id AND "
 		       "g.ibdev = p.ibdev AND g.port = p.port AND g.type = 'RoCE v2' "
 		       "AND g.ipv4 IS NOT NULL) ORDER BY p.bundle_id, p.ibdev, p.port",
