@@ -66,7 +66,24 @@ check_eq "... INPUT_UNREAD: the unreadable part a warning, the failure info" \
 	"$(findings ticket.txt | tr ' ' '\n' | grep INPUT_UNREAD | tr '\n' ' ')" \
 	"INPUT_UNREAD:ticket.txt:29:info INPUT_UNREAD:ticket.txt:31:warning "
 check "... a filtered lsmod is no proof a module is missing" \
-	sh -c '"$RA" ticket.txt | grep -q "skipped  MODULE_MISSING.*complete module list"'
+	sh -c '"$RA" ticket.txt | grep -q "skipped  MODULE_MISSING: in part: a filtered lsmod"'
+check "... what it proves nothing about is named" \
+	sh -c '"$RA" ticket.txt | tr -s " \n" " " | grep -q "not judged: ib_core, ib_uverbs, ib_cm, rdma_cm, rdma_ucm, ib_umad"'
+check "... none of them is called missing" \
+	sh -c '! "$RA" ticket.txt | grep -q "kernel MODULE_MISSING"'
+# the Used-by of a line a grep kept is complete: ib_core's users are all
+# of them, so what needs ib_core and is not among them is not loaded
+printf '$ lsmod | grep ib_
+ib_uverbs             163840  0
+ib_core               393216  2 ib_uverbs,mlx5_ib
+' >used-by.txt
+"$RA" used-by.txt >used-by.out 2>&1
+check "a filtered lsmod with ib_core's Used-by: rdma_cm is missing" \
+	grep -q "critical kernel MODULE_MISSING  *module rdma_cm is not loaded" used-by.out
+check "... and rdma_ucm, which needs it" \
+	sh -c 'tr -s " \n" " " <used-by.out | grep -q "rdma_ucm in a filtered lsmod (2 lines), but rdma_cm, which rdma_ucm needs, is not loaded: ib_core is loaded and its Used-by (ib_uverbs,mlx5_ib) does not name rdma_cm"'
+check "... mlx5_ib, named a user, is loaded; mlx5_core is not judged" \
+	sh -c '! grep -q "module mlx5_ib is not" used-by.out && tr -s " \n" " " <used-by.out | grep -q "not judged: mlx5_core"'
 check "... the summary counts the files" \
 	sh -c '"$RA" ticket.txt | grep -q "^rdma-analyze: 1 input file(s) imported: 1 read, 1 not (wholly) understood"'
 "$RA" report -f html -o t.html ticket.txt 2>/dev/null
