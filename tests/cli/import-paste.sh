@@ -133,3 +133,13 @@ mv ethtool-S.txt eth/
 printf 'driver: mlx5_core\nversion: 5.0-0\nbus-info: 0000:3b:00.0\n' >eth/ethtool-i.txt
 check_eq "... and its counters judged on interface 'unnamed'" \
 	"$(findings eth | tr ' ' '\n' | grep RX_BUFFER)" "RX_BUFFER_DROPS:unnamed:warning"
+
+# two kernel logs of one node: one log, the records both have kept once
+mkdir klogs
+printf '[   10.000000] mlx5_core 0000:3b:00.0 ens1f0: Link down\n[   20.000000] mlx5_core 0000:3b:00.0 ens1f0: Link up\n' >klogs/dmesg.txt
+printf 'Nov 29 21:04:05 n1 kernel: mlx5_core 0000:3b:00.0 ens1f0: Link down\nNov 29 21:04:15 n1 kernel: mlx5_core 0000:3b:00.0 ens1f0: Link up\nNov 29 21:09:01 n1 kernel: mlx5_core 0000:5e:00.0: poll_health:702:(pid 0): Fatal error 1 detected\n' >klogs/journalctl-k.txt
+check_eq "two kernel logs: both read" "$(inputs klogs | cut -d' ' -f3 | tr '\n' ' ')" "read read "
+check_eq "... one log of their records, the shared ones once" \
+	"$("$RA" show klogs dmesg 2>/dev/null | grep -c 'Link down\|Fatal error')" "2"
+check_eq "... the second log's own record judged" \
+	"$(findings klogs | tr ' ' '\n' | grep -c 'FW_RESET:0000:5e:00.0')" "1"
