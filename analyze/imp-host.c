@@ -493,6 +493,7 @@ static const char *klog_prefix(const char *s, int *prio, int64_t *us,
 			       char *host, size_t hn, int *other)
 {
 	const char *t, *r;
+	char dev[16];
 	int iso = 0, tag;
 
 	*prio = 4;	/* MESSAGE_LOGLEVEL_DEFAULT: no level shown */
@@ -536,7 +537,12 @@ static const char *klog_prefix(const char *s, int *prio, int64_t *us,
 			return r;
 		return tag == 2 ? NULL : t;
 	}
-	return iso ? s : NULL;
+	if (iso)
+		return s;
+	/* dmesg -t, or a line quoted without its stamp: a driver's line
+	 * naming its PCI function ("mlx5_core 0000:81:00.0: ...") */
+	t = ih_skip(s);
+	return klog_text_device(t, dev, sizeof(dev)) == 0 ? t : NULL;
 }
 
 int ih_is_klog_record(const char *s)

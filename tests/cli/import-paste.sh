@@ -143,3 +143,11 @@ check_eq "... one log of their records, the shared ones once" \
 	"$("$RA" show klogs dmesg 2>/dev/null | grep -c 'Link down\|Fatal error')" "2"
 check_eq "... the second log's own record judged" \
 	"$(findings klogs | tr ' ' '\n' | grep -c 'FW_RESET:0000:5e:00.0')" "1"
+
+# dmesg -t (no stamps): a driver's lines naming their PCI function are
+# records; a line wrapped by the page that quoted it is joined back
+mkdir notime
+printf '    mlx5_core 0000:81:00.0: port_module:252:(pid 0): Port module\n    event[error]: module 0, Cable error, Power budget exceeded\n' >notime/dmesg.txt
+check_eq "dmesg -t, indented and wrapped: read" "$(inputs notime | cut -d' ' -f3)" "read"
+check_eq "... the module event judged" \
+	"$(findings notime | tr ' ' '\n' | grep CABLE)" "CABLE_MODULE_ERROR:0000:81:00.0:critical"
