@@ -393,7 +393,7 @@ static const char *ctime_stamp(const char *s)
 	if (*s != '[' || !isalpha((unsigned char)s[1]))
 		return NULL;
 	e = strchr(s, ']');
-	if (!e || e - s != 25 || e[-5] != ' ' || e[-14] != ':' || e[-11] != ':')
+	if (!e || e - s != 25 || e[-5] != ' ' || e[-8] != ':' || e[-11] != ':')
 		return NULL;
 	return e[1] == ' ' ? e + 2 : e + 1;
 }

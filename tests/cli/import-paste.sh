@@ -151,3 +151,9 @@ printf '    mlx5_core 0000:81:00.0: port_module:252:(pid 0): Port module\n    ev
 check_eq "dmesg -t, indented and wrapped: read" "$(inputs notime | cut -d' ' -f3)" "read"
 check_eq "... the module event judged" \
 	"$(findings notime | tr ' ' '\n' | grep CABLE)" "CABLE_MODULE_ERROR:0000:81:00.0:critical"
+
+# dmesg -T: "[Sat Nov 29 21:04:05 2025] " (ctime, the day padded)
+mkdir ctime
+printf '[Sat Nov  1 21:04:05 2025] mlx5_core 0000:3b:00.0: firmware version: 28.39.1002\n[Sat Nov  1 21:04:06 2025] mlx5_core 0000:3b:00.0: Port module event[error]: module 0, Cable error, High Temperature\n' >ctime/dmesg.txt
+check_eq "dmesg -T: read" "$(inputs ctime | cut -d' ' -f3)" "read"
+check_eq "... and judged" "$(findings ctime | tr ' ' '\n' | grep -c CABLE_MODULE_ERROR)" "1"
