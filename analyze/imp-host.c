@@ -52,6 +52,7 @@
 #include "json.h"
 #include "jsonp.h"
 #include "klog.h"
+#include "log.h"
 #include "mlxlink.h"
 #include "nccl.h"
 #include "perftest.h"
@@ -394,7 +395,7 @@ static const char *ctime_stamp(const char *s)
 	if (*s != '[' || !isalpha((unsigned char)s[1]))
 		return NULL;
 	e = strchr(s, ']');
-	if (!e || e - s != 25 || e[-5] != ' ' || e[-14] != ':' || e[-11] != ':')
+	if (!e || e - s != 25 || e[-5] != ' ' || e[-8] != ':' || e[-11] != ':')
 		return NULL;
 	return e[1] == ' ' ? e + 2 : e + 1;
 }
@@ -494,6 +495,7 @@ static const char *klog_prefix(const char *s, int *prio, int64_t *us,
 			       char *host, size_t hn, int *other)
 {
 	const char *t, *r;
+	char dev[16];
 	int iso = 0, tag;
 
 	*prio = 4;	/* MESSAGE_LOGLEVEL_DEFAULT: no level shown */
@@ -537,7 +539,12 @@ static const char *klog_prefix(const char *s, int *prio, int64_t *us,
 			return r;
 		return tag == 2 ? NULL : t;
 	}
-	return iso ? s : NULL;
+	if (iso)
+		return s;
+	/* dmesg -t, or a line quoted without its stamp: a driver's line
+	 * naming its PCI function ("mlx5_core 0000:81:00.0: ...") */
+	t = ih_skip(s);
+	return klog_text_device(t, dev, sizeof(dev)) == 0 ? t : NULL;
 }
 
 int ih_is_klog_record(const char *s)
@@ -617,6 +624,115 @@ static void krec_add(struct krec *r, const char *s)
 	memcpy(r->s + r->len, s, n);
 	r->len += n;
 	r->s[r->len] = 0;
+}
+
+/* a stored record's text, past "<prio>" and "[secs.usecs] ": the same
+ * record read from dmesg and from journalctl -k has the same text */
+static uint64_t krec_hash(const char *s, const char *e)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const char *p = memchr(s, '>', (size_t)(e - s));
+
+	s = p ? p + 1 : s;
+	if (s < e && *s == '[' && (p = memchr(s, ']', (size_t)(e - s))))
+		s = p + 1 < e && p[1] == ' ' ? p + 2 : p + 1;
+	for (; s < e; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the records of out that prev lacks onto all: each record of prev
+ * matches one of out at most (a log with "Link down" three times keeps
+ * its three against a log with one); returns how many were left out */
+static size_t krec_merge(struct buf *all, const char *prev, size_t plen,
+			 const struct buf *out)
+{
+	uint64_t *h = NULL;
+	unsigned char *used;
+	size_t n = 0, alloc = 0, dup = 0;
+	const char *p, *e, *end = prev + plen;
+
+	for (p = prev; p < end; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		e = e ? e : end;
+		if (n == alloc) {
+			alloc = alloc ? alloc * 2 : 1024;
+			h = xrealloc(h, alloc * sizeof(*h));
+		}
+		h[n++] = krec_hash(p, e);
+	}
+	qsort(h, n, sizeof(*h), cmp_u64);
+	used = xcalloc(n ? n : 1, 1);
+	end = out->buf + out->len;
+	for (p = out->buf; p < end; p = e + 1) {
+		uint64_t k;
+		size_t lo = 0, hi = n;
+
+		e = memchr(p, '\n', (size_t)(end - p));
+		e = e ? e : end;
+		k = krec_hash(p, e);
+		while (lo < hi) {	/* the first equal hash */
+			size_t m = lo + (hi - lo) / 2;
+
+			if (h[m] < k)
+				lo = m + 1;
+			else
+				hi = m;
+		}
+		while (lo < n && h[lo] == k && used[lo])
+			lo++;
+		if (lo < n && h[lo] == k) {
+			used[lo] = 1;
+			dup++;
+			continue;
+		}
+		buf_add(all, p, (size_t)(e - p));
+		buf_addch(all, '\n');
+	}
+	free(used);
+	free(h);
+	return dup;
+}
+
+/* the records into the bundle's kernel log.  A folder may hold several
+ * kernel logs (dmesg.txt beside journalctl-k.txt, a log per boot or per
+ * kernel): each adds what those read before it lack, never put over
+ * them; a record both have (the same boot's dmesg and journal) is kept
+ * once, or LINK_FLAPPING would count its "Link down" twice */
+static int klog_put(struct imp *im, struct buf *out, const char *origin)
+{
+	struct buf all = BUF_INIT;
+	size_t plen = 0, dup;
+	const char *prev = imp_get(im, KLOG_SYSLOG, &plen);
+	char both[512];
+	int rc;
+
+	if (!prev)
+		return imp_put(im, KLOG_SYSLOG, out->buf, out->len, origin,
+			       IMP_DERIVED);
+	buf_init(&all, 64 << 20);
+	buf_add(&all, prev, plen);
+	dup = krec_merge(&all, prev, plen, out);
+	if (all.truncated) {
+		buf_release(&all);
+		return -1;
+	}
+	imp_note(im, "%s: added to the kernel log read before it", origin);
+	if (dup)
+		imp_note(im, "%s: %zu records the kernel log read before it "
+			 "has left out", origin, dup);
+	snprintf(both, sizeof(both), "%s and %s",
+		 imp_get_origin(im, KLOG_SYSLOG), origin);
+	rc = imp_put(im, KLOG_SYSLOG, all.buf, all.len, both, IMP_DERIVED);
+	buf_release(&all);
+	return rc;
 }
 
 int ih_dmesg(struct imp *im, const char *text, size_t len,
@@ -701,7 +817,7 @@ int ih_dmesg(struct imp *im, const char *text, size_t len,
 			 "(continuations, other text) left out", origin, skipped);
 	if (host[0])
 		imp_ident(im, "hostname", host);
-	rc = imp_put(im, KLOG_SYSLOG, out.buf, out.len, origin, IMP_DERIVED);
+	rc = klog_put(im, &out, origin);
 	if (!rc)
 		imp_source(im, "klog", "ok", "");
 out:

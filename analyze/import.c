@@ -482,6 +482,17 @@ const char *imp_get(const struct imp *im, const char *path, size_t *len)
 	return e->data;
 }
 
+const char *imp_get_origin(const struct imp *im, const char *path)
+{
+	char real[4096];
+	const struct ient *e;
+
+	if (resolve(im, path, 1, real, sizeof(real)) < 0 ||
+	    !(e = find(im, real)) || !e->origin)
+		return "";
+	return e->origin;
+}
+
 static int cmp_cstr(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);

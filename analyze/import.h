@@ -149,6 +149,8 @@ int imp_link(struct imp *im, const char *path, const char *target,
 	     const char *origin);
 /* what is at path so far (a file's bytes, NUL-terminated), or NULL */
 const char *imp_get(const struct imp *im, const char *path, size_t *len);
+/* the input an entry came from ("" if none) */
+const char *imp_get_origin(const struct imp *im, const char *path);
 /* the names directly under dir so far, sorted; returns the count and a
  * malloc'ed array (the strings belong to the builder) */
 size_t imp_list(const struct imp *im, const char *dir, const char ***names);

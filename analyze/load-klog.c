@@ -16,7 +16,8 @@
  *                 allocate page", "func_id 0x.., npages N, err N",
  *                 "failed reclaiming pages", "FW did not return all pages",
  *                 ...; SW steering ICM pool; and command failures with status
- *                 "limits exceeded" or "no resources" (too many QPs, MRs,
+ *                 "limits exceeded" or "no resources", or a CREATE_* /
+ *                 ALLOC_* command's "bad resource" (too many QPs, MRs,
  *                 CQs: the firmware's resources are used up).  mlx5 has no
  *                 literal "ICM allocation failed"; the guides' wording is
  *                 matched too, for logs quoted from them.
@@ -327,6 +328,20 @@ static int any(const char *s, const char *const *needles)
 	return 0;
 }
 
+/* cmd_status_print's "...: CREATE_QP(0x500) op_mod(0x0) ...": a
+ * command that creates or allocates an object (CREATE_QP, CREATE_MKEY,
+ * ALLOC_PD, ...).  The firmware refuses one with "bad resource" when the
+ * object table it draws from is used up (a QP loop stopping below max_qp) */
+static int creates(const char *t)
+{
+	const char *e = strstr(t, " op_mod(0x"), *p = e;
+
+	while (p && p > t && p[-1] != ' ')
+		p--;
+	return p && (!strncmp(p, "CREATE_", 7) || !strncmp(p, "ALLOC_", 6)) &&
+	       memchr(p, '(', (size_t)(e - p));
+}
+
 static const char *mlx5_category(const char *t)
 {
 	if (any(t, fw_reset_needles) ||
@@ -337,7 +352,8 @@ static const char *mlx5_category(const char *t)
 		return "fw_mem_alloc";
 	if (has(t, " op_mod(0x") && has(t, ") failed, status ")) {
 		if (has(t, "status limits exceeded(") ||
-		    has(t, "status no resources("))
+		    has(t, "status no resources(") ||
+		    (creates(t) && has(t, "status bad resource(")))
 			return "fw_mem_alloc";
 		return "mlx5_cmd";
 	}

@@ -939,7 +939,7 @@ const struct rule rules_hca[] = {
 		.title = "firmware memory (page/ICM) allocation failure, or firmware resources used up",
 		.needs = "klog",
 		.mlx5_only = "mlx5_core's firmware page and command lines",
-		.evidence = "rdma-collect/klog/kmsg.txt: pagealloc lines (\"failed to allocate page\", \"func_id 0x.., npages N, err N\", \"failed reclaiming pages\" ...), SW ICM pool failures, commands failing with \"limits exceeded\" or \"no resources\"; what every PCI function of one adapter logs is one finding on its first function (mlx5 only: skipped on a node without an mlx5 device)",
+		.evidence = "rdma-collect/klog/kmsg.txt: pagealloc lines (\"failed to allocate page\", \"func_id 0x.., npages N, err N\", \"failed reclaiming pages\" ...), SW ICM pool failures, commands failing with \"limits exceeded\" or \"no resources\", and a CREATE_* or ALLOC_* command (CREATE_QP, CREATE_MKEY ...) refused with \"bad resource\" (the object table used up: a QP loop stopping below max_qp); what every PCI function of one adapter logs is one finding on its first function (mlx5 only: skipped on a node without an mlx5 device)",
 		.remediation = "The host could not give the HCA firmware the memory it asked for (ICM pages), or the application exhausted HCA resources: check host memory pressure and huge pages, lower the number of QPs/MRs (NCCL_IB_QPS_PER_CONNECTION, MR caching, fewer processes per HCA), and look for an application leaking QPs or MRs; reload the driver after freeing memory.",
 		.check = fw_mem_alloc,
 	},

@@ -76,10 +76,14 @@ static const struct imp_need needs[] = {
 	     "SELECT bundle_id FROM gids WHERE type IS NOT NULL",
 	     "GID table", "show_gids, or copies of sys/class/infiniband/*/"
 	     "ports/*/gids and gid_attrs carry it"),
-	/* a filtered lsmod (no header) lists only what the filter kept */
+	/* a filtered lsmod (no header) lists only what the filter kept; the
+	 * Used-by of an RDMA module it kept is complete all the same
+	 * (MODULE_MISSING judges what that proves, rules-kernel.c) */
 	NEED("MODULE_MISSING",
 	     "SELECT bundle_id FROM sources WHERE name = 'modules' AND status "
-	     "= 'ok'", "complete module list",
+	     "= 'ok' UNION SELECT bundle_id FROM modules WHERE name IN "
+	     "('ib_core', 'ib_cm', 'rdma_cm', 'mlx5_core')",
+	     "complete module list",
 	     "lsmod unfiltered, with its header line, or /proc/modules"),
 	/* NCCL's fallback to sockets is a fault only while ports are up */
 	NEED("NCCL_NO_IB", "SELECT bundle_id FROM ports WHERE state IS NOT "

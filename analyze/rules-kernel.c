@@ -18,6 +18,9 @@ struct kmod {
 	const char *consequence;
 	const char *proof;	/* SQL: > 0 when its objects exist */
 	const char *objects;	/* what proof found, for the message */
+	/* "a,b": modules whose symbols it uses, so whose Used-by names it
+	 * whenever it is loaded (see known_absent) */
+	const char *holders;
 };
 
 #define HAS_DEVS "SELECT count(*) FROM devices WHERE bundle_id = ?1"
@@ -34,56 +37,56 @@ static const struct kmod kmods[] = {
 	  "the ConnectX functions have no driver: no netdev, no RDMA device",
 	  "SELECT count(*) FROM pci_functions WHERE bundle_id = ?1 AND driver = "
 	  "'mlx5_core'",
-	  "the ConnectX functions are bound to mlx5_core" },
+	  "the ConnectX functions are bound to mlx5_core", NULL },
 	{ "mlx5_ib", SEV_CRITICAL,
 	  "mlx5_core alone gives netdevs but no RDMA device (no mlx5_N in "
 	  "/sys/class/infiniband)",
 	  "SELECT count(*) FROM devices WHERE bundle_id = ?1 AND ibdev LIKE "
 	  "'mlx5!_%' ESCAPE '!'",
-	  "mlx5 RDMA devices exist" },
+	  "mlx5 RDMA devices exist", "ib_core,mlx5_core" },
 	{ "ib_core", SEV_CRITICAL, "there is no RDMA stack at all", HAS_DEVS,
-	  "RDMA devices exist" },
+	  "RDMA devices exist", NULL },
 	{ "ib_uverbs", SEV_CRITICAL,
 	  "no userspace verbs: no /dev/infiniband/uverbsN, ibv_devices lists "
 	  "nothing and no RDMA application can open a device",
 	  "SELECT count(*) FROM rdma_cdevs WHERE bundle_id = ?1 AND class = "
 	  "'verbs'",
-	  "uverbs devices exist in sysfs" },
+	  "uverbs devices exist in sysfs", "ib_core" },
 	{ "ib_cm", SEV_CRITICAL,
 	  "no InfiniBand connection manager: rdma_cm connections and IPoIB "
 	  "connected mode cannot be set up",
 	  "SELECT count(*) FROM devnodes WHERE bundle_id = ?1 AND name = "
 	  "'rdma_cm'",
-	  "/dev/infiniband/rdma_cm exists" },
+	  "/dev/infiniband/rdma_cm exists", "ib_core" },
 	{ "rdma_cm", SEV_CRITICAL,
 	  "no RDMA connection manager: librdmacm applications (rping, "
 	  "MPI/UCX over rdma_cm, NVMe-oF, NCCL's rdma_cm users) cannot resolve "
 	  "addresses or connect",
 	  "SELECT count(*) FROM devnodes WHERE bundle_id = ?1 AND name = "
 	  "'rdma_cm'",
-	  "/dev/infiniband/rdma_cm exists" },
+	  "/dev/infiniband/rdma_cm exists", "ib_core,ib_cm" },
 	{ "rdma_ucm", SEV_CRITICAL,
 	  "rdma_cm users such as NCCL cannot reach /dev/infiniband/rdma_cm",
 	  "SELECT count(*) FROM devnodes WHERE bundle_id = ?1 AND name = "
 	  "'rdma_cm'",
-	  "/dev/infiniband/rdma_cm exists" },
+	  "/dev/infiniband/rdma_cm exists", "rdma_cm" },
 	{ "ib_umad", SEV_CRITICAL,
 	  "ibstat and MAD tools (perfquery, ibdiagnet, the subnet manager) see "
 	  "nothing: no /dev/infiniband/umadN",
 	  "SELECT count(*) FROM rdma_cdevs WHERE bundle_id = ?1 AND class = "
 	  "'mad'",
-	  "umad devices exist in sysfs" },
+	  "umad devices exist in sysfs", "ib_core" },
 	{ "ib_ipoib", SEV_INFO,
 	  "no IPoIB netdevs (ibN, ibpXsY): IP over the InfiniBand fabric, and "
 	  "what uses it (rdma_cm address resolution, NCCL's bootstrap over IB), "
 	  "is unavailable",
 	  "SELECT count(*) FROM netdevs WHERE bundle_id = ?1 AND type = 32",
-	  "IPoIB netdevs exist" },
+	  "IPoIB netdevs exist", "ib_core" },
 	{ "rdma_rxe", SEV_CRITICAL,
 	  "the Soft-RoCE devices cannot exist without rdma_rxe",
 	  "SELECT count(*) FROM devices WHERE bundle_id = ?1 AND " IS_RXE,
-	  "rxe devices exist" },
-	{ NULL, 0, NULL, NULL, NULL },
+	  "rxe devices exist", "ib_core" },
+	{ NULL, 0, NULL, NULL, NULL, NULL },
 };
 
 /* the RDMA drivers: a device by its kernel name (ib_register_device's
@@ -150,6 +153,93 @@ static int64_t count(sqlite3 *db, const char *sql, int64_t bid)
 	return db_int(db, sql, "i", bid);
 }
 
+/* module m is loaded: it has its line, or (a filtered lsmod: lines the
+ * filter dropped) a line names it as a user.  A whole /proc/modules is
+ * judged by its lines alone. */
+static int loaded(sqlite3 *db, int64_t bid, const char *m, int partial)
+{
+	return db_int(db, "SELECT count(*) FROM modules WHERE bundle_id = ?1 "
+		      "AND (name = ?2 OR (?3 AND instr(',' || coalesce(used_by, "
+		      "'') || ',', ',' || ?2 || ',') > 0))", "isi", bid, m,
+		      (int64_t)partial) > 0;
+}
+
+/* h's Used-by if h has its line: 1, the list in out; 0 if no line */
+static int users_of(sqlite3 *db, int64_t bid, const char *h, char *out,
+		    size_t n)
+{
+	sqlite3_stmt *st = db_query(db, "SELECT coalesce(used_by, '') FROM "
+				    "modules WHERE bundle_id = ? AND name = ?",
+				    "is", bid, h);
+	int found = 0;
+
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
+		found = 1;
+	}
+	db_done(st);
+	return found;
+}
+
+/* a filtered lsmod (`lsmod | grep smc`) lists only what its filter kept,
+ * so a module not in it may be loaded.  Yet every line's Used-by is
+ * complete (kmod prints /sys/module/<m>/holders, /proc/modules all of a
+ * module's users): m is known not loaded when a module it needs (holders)
+ * has its line and does not name it, or is itself known not loaded.  A
+ * module needed by a loadable module is no built-in either.  why: the
+ * proof, for the evidence. */
+static int known_absent(sqlite3 *db, int64_t bid, const char *m,
+			const char *holders, char *why, size_t n, int depth)
+{
+	const struct kmod *k;
+	char h[64], users[2048], sub[1024];
+
+	while (holders && *holders && depth < 4) {
+		size_t l = strcspn(holders, ",");
+
+		snprintf(h, sizeof(h), "%.*s", (int)(l < 63 ? l : 63), holders);
+		holders += l + (holders[l] == ',');
+		if (users_of(db, bid, h, users, sizeof(users))) {
+			snprintf(why, n, "%s is loaded and its Used-by (%s) does "
+				 "not name %s", h, *users ? users : "none", m);
+			return 1;
+		}
+		if (loaded(db, bid, h, 1))
+			continue;	/* named as a user, without its line */
+		for (k = kmods; k->name && strcmp(k->name, h); k++)
+			;
+		if (k->name && known_absent(db, bid, h, k->holders, sub,
+					    sizeof(sub), depth + 1)) {
+			snprintf(why, n, "%s, which %s needs, is not loaded: %s",
+				 h, m, sub);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void unjudged_add(char *list, size_t n, const char *m)
+{
+	size_t l = strlen(list);
+
+	snprintf(list + l, n - l, "%s%s", l ? ", " : "", m);
+}
+
+/* what a filtered lsmod leaves unknown: skipped (in part), with why */
+static void skip_partial(struct rctx *rc, int64_t bid, const char *mods)
+{
+	db_exec(rc->db, "INSERT OR IGNORE INTO skipped (bundle_id, rule, "
+		"reason) VALUES (?, 'MODULE_MISSING', ?)", "is", bid, *mods ?
+		"in part: a filtered lsmod (no header line) lists only what its "
+		"filter kept, and no Used-by it shows proves these absent: not "
+		"judged" : "a filtered lsmod (no header line) lists only what its "
+		"filter kept, and nothing shows an RDMA device or driver");
+	if (*mods)
+		db_exec(rc->db, "UPDATE skipped SET reason = reason || ': ' || ? "
+			"WHERE bundle_id = ? AND rule = 'MODULE_MISSING'", "si",
+			mods, bid);
+}
+
 static int module_missing(struct rctx *rc)
 {
 	sqlite3_stmt *st = db_query(rc->db, "SELECT bundle_id FROM todo_rule",
@@ -174,14 +264,27 @@ static int module_missing(struct rctx *rc)
 				   bid);
 		int64_t nmods = count(rc->db, "SELECT count(*) FROM modules "
 				      "WHERE bundle_id = ?1", bid);
+		int partial = count(rc->db, "SELECT count(*) FROM sources WHERE "
+				    "bundle_id = ?1 AND name = 'modules' AND "
+				    "status = 'partial'", bid) > 0;
 		const struct kmod *k;
 		const struct rdrv *other[16], *dv;
-		char others[256];
+		char others[256], unjudged[512] = "";
 		size_t no = 0, o, nmlx5 = 0, nknown = 0;
+		int drv = loaded(rc->db, bid, "rdma_rxe", partial);
 
+		/* a loaded RDMA driver is an RDMA device, where no device
+		 * list came (a pasted lsmod alone) */
+		for (dv = rdrvs; dv->prefix && !drv; dv++)
+			drv = loaded(rc->db, bid, dv->module, partial);
+		if (loaded(rc->db, bid, "mlx5_ib", partial))
+			mlx = 1;
 		/* no RDMA hardware and no RDMA device: nothing to load */
-		if (!ndev && !mlx)
+		if (!ndev && !mlx && !drv) {
+			if (partial)
+				skip_partial(rc, bid, "");
 			continue;
+		}
 		/* each RDMA device's driver: its name, else its netdev's */
 		others[0] = 0;
 		st = db_query(rc->db, "SELECT d.ibdev, (SELECT n.driver FROM "
@@ -232,10 +335,14 @@ static int module_missing(struct rctx *rc)
 			for (m = 0; m < 2 && mods[m]; m++) {
 				int64_t fid;
 
-				if (db_int(rc->db, "SELECT count(*) FROM modules WHERE "
-					   "bundle_id = ? AND name = ?", "is", bid,
-					   mods[m]))
+				if (loaded(rc->db, bid, mods[m], partial))
 					continue;
+				/* a filtered lsmod: not listed proves nothing */
+				if (partial) {
+					unjudged_add(unjudged, sizeof(unjudged),
+						     mods[m]);
+					continue;
+				}
 				/* its devices exist: built in, or a container */
 				fid = finding_add(rc, bid, SEV_INFO, mods[m],
 						  "module %s is not in /proc/modules "
@@ -252,6 +359,7 @@ static int module_missing(struct rctx *rc)
 		for (k = kmods; k->name; k++) {
 			int sev = k->sev;
 			const char *why = "";
+			char proof[1200];
 			int64_t fid;
 
 			if (!strncmp(k->name, "mlx5_", 5) && !mlx)
@@ -260,10 +368,14 @@ static int module_missing(struct rctx *rc)
 				continue;
 			if (!strcmp(k->name, "ib_ipoib") && !ib)
 				continue;	/* IPoIB is InfiniBand only */
-			if (db_int(rc->db, "SELECT count(*) FROM modules WHERE "
-				   "bundle_id = ? AND name = ?", "is", bid,
-				   k->name))
+			if (loaded(rc->db, bid, k->name, partial))
 				continue;
+			if (partial && !known_absent(rc->db, bid, k->name,
+						     k->holders, proof,
+						     sizeof(proof), 0)) {
+				unjudged_add(unjudged, sizeof(unjudged), k->name);
+				continue;
+			}
 			if (count(rc->db, k->proof, bid)) {
 				fid = finding_add(rc, bid, SEV_INFO, k->name,
 						  "module %s is not in /proc/modules "
@@ -292,12 +404,21 @@ static int module_missing(struct rctx *rc)
 					  "are not needed)", !mlx && !rxe && no ?
 					  others : "", !mlx && !rxe && no ? ": the "
 					  "mlx5 modules are not needed)" : "");
+			if (partial) {
+				finding_evidence(rc, fid, "proc/modules", "no line "
+						 "for %s in a filtered lsmod (%lld "
+						 "lines), but %s", k->name,
+						 (long long)nmods, proof);
+				continue;
+			}
 			finding_evidence(rc, fid, "proc/modules",
 					 "no line for %s (%lld modules listed)",
 					 k->name, (long long)nmods);
 			finding_evidence(rc, fid, "sys/module", "no %s folder (not "
 					 "built in)", k->name);
 		}
+		if (partial && unjudged[0])
+			skip_partial(rc, bid, unjudged);
 	}
 	return 0;
 }
@@ -408,7 +529,7 @@ const struct rule rules_kernel[] = {
 		.severity = SEV_CRITICAL,
 		.title = "an RDMA kernel module is not loaded",
 		.needs = "modules",
-		.evidence = "proc/modules, sys/module/<m>; the devices, PCI functions, sys/class/infiniband_{verbs,mad} and /dev/infiniband entries that prove a built-in module. Demanded: the generic stack (ib_core, ib_uverbs, ib_cm, rdma_cm, rdma_ucm; ib_umad, critical only with an InfiniBand port; ib_ipoib on InfiniBand, info) and each RDMA device's own driver, found by the device's kernel name or its netdev's driver (mlx5_ib/mlx5_core, mlx4_ib, efa, bnxt_re/bnxt_en, irdma, ionic_rdma, mana_ib, rdma_rxe, siw, hfi1, qedr, hns_roce_hw_v2, erdma, iw_cxgb4, vmw_pvrdma ...); mlx5_core and mlx5_ib are not demanded where every RDMA device is another driver's (a ConnectX there is an Ethernet NIC)",
+		.evidence = "proc/modules, sys/module/<m>; the devices, PCI functions, sys/class/infiniband_{verbs,mad} and /dev/infiniband entries that prove a built-in module. Demanded: the generic stack (ib_core, ib_uverbs, ib_cm, rdma_cm, rdma_ucm; ib_umad, critical only with an InfiniBand port; ib_ipoib on InfiniBand, info) and each RDMA device's own driver, found by the device's kernel name or its netdev's driver (mlx5_ib/mlx5_core, mlx4_ib, efa, bnxt_re/bnxt_en, irdma, ionic_rdma, mana_ib, rdma_rxe, siw, hfi1, qedr, hns_roce_hw_v2, erdma, iw_cxgb4, vmw_pvrdma ...); mlx5_core and mlx5_ib are not demanded where every RDMA device is another driver's (a ConnectX there is an Ethernet NIC). A filtered lsmod (no header line) proves a module absent only through a module it needs: that one's line is listed and its Used-by (complete in any lsmod) does not name it (ib_core for ib_uverbs, ib_cm, rdma_cm, ib_umad, ib_ipoib, mlx5_ib and the RDMA drivers; rdma_cm for rdma_ucm; the driver's own core module); the modules it proves nothing about are skipped, named; a loaded RDMA driver counts as an RDMA device",
 		.remediation = "Load it (`modprobe <module>`) and make it persistent (rdma-core's /etc/rdma/modules/*.conf or /etc/modules-load.d/rdma.conf; with MLNX_OFED `/etc/init.d/openibd restart`); if it fails, dmesg names why (unknown symbols after a kernel update: reinstall the OFED / DKMS packages for the running kernel).",
 		.check = module_missing,
 	},

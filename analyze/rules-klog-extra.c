@@ -189,14 +189,17 @@ static int cmd_failed(struct rctx *rc)
 
 /* a line of the report that runs through RDMA code: the faulting
  * function, a trace frame, the work queue ("Modules linked in" lists the
- * loaded modules, not the code that ran) */
+ * loaded modules, not the code that ran); the RDMA drivers, the core and
+ * the upper layers over verbs (ib_srp, ib_iser, ipoib, nvme_rdma,
+ * nvmet_rdma, rds_rdma, rpcrdma) */
 #define RDMA_CODE(t) "(" t " NOT LIKE 'Modules linked in:%' AND (" t \
 	" LIKE '%mlx5\\_%' ESCAPE '\\' OR " t " LIKE '%mlx4\\_%' ESCAPE '\\' " \
 	"OR " t " LIKE '% ib\\_%' ESCAPE '\\' OR " t " LIKE '%[ib\\_%' " \
 	"ESCAPE '\\' OR " t " LIKE '% rdma\\_%' ESCAPE '\\' OR " t " LIKE " \
 	"'%[rdma\\_%' ESCAPE '\\' OR " t " LIKE '%ipoib%' OR " t " LIKE " \
 	"'%irdma%' OR " t " LIKE '%bnxt\\_re%' ESCAPE '\\' OR " t " LIKE " \
-	"'%rxe\\_%' ESCAPE '\\'))"
+	"'%rxe\\_%' ESCAPE '\\' OR " t " LIKE '%\\_rdma%' ESCAPE '\\' OR " \
+	t " LIKE '%rpcrdma%'))"
 
 static int kernel_oops(struct rctx *rc)
 {
@@ -302,7 +305,7 @@ const struct rule rules_klog_extra[] = {
 		.severity = SEV_CRITICAL,
 		.title = "kernel oops, BUG or panic (WARNING: warning) in RDMA code",
 		.needs = "klog",
-		.evidence = "rdma-collect/klog/kmsg.txt (or syslog.txt): \"BUG: ...\", \"general protection fault\", \"Oops: ...\", \"Kernel panic - not syncing\", \"WARNING: CPU: ...\" whose report (up to \"---[ end trace\") names mlx5_/mlx4_/ib_/rdma_/ipoib/irdma/bnxt_re/rxe code in RIP, the call trace or the work queue",
+		.evidence = "rdma-collect/klog/kmsg.txt (or syslog.txt): \"BUG: ...\", \"general protection fault\", \"Oops: ...\", \"Kernel panic - not syncing\", \"WARNING: CPU: ...\" whose report (up to \"---[ end trace\") names mlx5_/mlx4_/ib_/rdma_/ipoib/irdma/bnxt_re/rxe code or an RDMA upper layer (*_rdma: nvme_rdma, nvmet_rdma, rds_rdma; rpcrdma) in RIP, the call trace or the work queue",
 		.remediation = "The kernel crashed or warned inside the RDMA stack: save the whole report (and the pstore/kdump dump), find the driver version (modinfo mlx5_core, ofed_info -s) and search the distribution's and the driver's fixes for the faulting function; update the kernel or MLNX_OFED; a crash at driver unload or PCI remove points at the teardown order (stop RDMA users first).",
 		.check = kernel_oops,
 	},

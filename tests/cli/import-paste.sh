@@ -66,7 +66,24 @@ check_eq "... INPUT_UNREAD: the unreadable part a warning, the failure info" \
 	"$(findings ticket.txt | tr ' ' '\n' | grep INPUT_UNREAD | tr '\n' ' ')" \
 	"INPUT_UNREAD:ticket.txt:29:info INPUT_UNREAD:ticket.txt:31:warning "
 check "... a filtered lsmod is no proof a module is missing" \
-	sh -c '"$RA" ticket.txt | grep -q "skipped  MODULE_MISSING.*complete module list"'
+	sh -c '"$RA" ticket.txt | grep -q "skipped  MODULE_MISSING: in part: a filtered lsmod"'
+check "... what it proves nothing about is named" \
+	sh -c '"$RA" ticket.txt | tr -s " \n" " " | grep -q "not judged: ib_core, ib_uverbs, ib_cm, rdma_cm, rdma_ucm, ib_umad"'
+check "... none of them is called missing" \
+	sh -c '! "$RA" ticket.txt | grep -q "kernel MODULE_MISSING"'
+# the Used-by of a line a grep kept is complete: ib_core's users are all
+# of them, so what needs ib_core and is not among them is not loaded
+printf '$ lsmod | grep ib_
+ib_uverbs             163840  0
+ib_core               393216  2 ib_uverbs,mlx5_ib
+' >used-by.txt
+"$RA" used-by.txt >used-by.out 2>&1
+check "a filtered lsmod with ib_core's Used-by: rdma_cm is missing" \
+	grep -q "critical kernel MODULE_MISSING  *module rdma_cm is not loaded" used-by.out
+check "... and rdma_ucm, which needs it" \
+	sh -c 'tr -s " \n" " " <used-by.out | grep -q "rdma_ucm in a filtered lsmod (2 lines), but rdma_cm, which rdma_ucm needs, is not loaded: ib_core is loaded and its Used-by (ib_uverbs,mlx5_ib) does not name rdma_cm"'
+check "... mlx5_ib, named a user, is loaded; mlx5_core is not judged" \
+	sh -c '! grep -q "module mlx5_ib is not" used-by.out && tr -s " \n" " " <used-by.out | grep -q "not judged: mlx5_core"'
 check "... the summary counts the files" \
 	sh -c '"$RA" ticket.txt | grep -q "^rdma-analyze: 1 input file(s) imported: 1 read, 1 not (wholly) understood"'
 "$RA" report -f html -o t.html ticket.txt 2>/dev/null
@@ -116,3 +133,27 @@ mv ethtool-S.txt eth/
 printf 'driver: mlx5_core\nversion: 5.0-0\nbus-info: 0000:3b:00.0\n' >eth/ethtool-i.txt
 check_eq "... and its counters judged on interface 'unnamed'" \
 	"$(findings eth | tr ' ' '\n' | grep RX_BUFFER)" "RX_BUFFER_DROPS:unnamed:warning"
+
+# two kernel logs of one node: one log, the records both have kept once
+mkdir klogs
+printf '[   10.000000] mlx5_core 0000:3b:00.0 ens1f0: Link down\n[   20.000000] mlx5_core 0000:3b:00.0 ens1f0: Link up\n' >klogs/dmesg.txt
+printf 'Nov 29 21:04:05 n1 kernel: mlx5_core 0000:3b:00.0 ens1f0: Link down\nNov 29 21:04:15 n1 kernel: mlx5_core 0000:3b:00.0 ens1f0: Link up\nNov 29 21:09:01 n1 kernel: mlx5_core 0000:5e:00.0: poll_health:702:(pid 0): Fatal error 1 detected\n' >klogs/journalctl-k.txt
+check_eq "two kernel logs: both read" "$(inputs klogs | cut -d' ' -f3 | tr '\n' ' ')" "read read "
+check_eq "... one log of their records, the shared ones once" \
+	"$("$RA" show klogs dmesg 2>/dev/null | grep -c 'Link down\|Fatal error')" "2"
+check_eq "... the second log's own record judged" \
+	"$(findings klogs | tr ' ' '\n' | grep -c 'FW_RESET:0000:5e:00.0')" "1"
+
+# dmesg -t (no stamps): a driver's lines naming their PCI function are
+# records; a line wrapped by the page that quoted it is joined back
+mkdir notime
+printf '    mlx5_core 0000:81:00.0: port_module:252:(pid 0): Port module\n    event[error]: module 0, Cable error, Power budget exceeded\n' >notime/dmesg.txt
+check_eq "dmesg -t, indented and wrapped: read" "$(inputs notime | cut -d' ' -f3)" "read"
+check_eq "... the module event judged" \
+	"$(findings notime | tr ' ' '\n' | grep CABLE)" "CABLE_MODULE_ERROR:0000:81:00.0:critical"
+
+# dmesg -T: "[Sat Nov 29 21:04:05 2025] " (ctime, the day padded)
+mkdir ctime
+printf '[Sat Nov  1 21:04:05 2025] mlx5_core 0000:3b:00.0: firmware version: 28.39.1002\n[Sat Nov  1 21:04:06 2025] mlx5_core 0000:3b:00.0: Port module event[error]: module 0, Cable error, High Temperature\n' >ctime/dmesg.txt
+check_eq "dmesg -T: read" "$(inputs ctime | cut -d' ' -f3)" "read"
+check_eq "... and judged" "$(findings ctime | tr ' ' '\n' | grep -c CABLE_MODULE_ERROR)" "1"
