@@ -6,6 +6,8 @@
  *                   "TX:" (dump_pause)
  *   ethtool IF      "Settings for IF:", Speed, Duplex, Port,
  *                   Auto-negotiation, PHYAD, Transceiver, Link detected
+ *   ethtool_stats.pl  "Ethtool(IF) stat: N (N,NNN) <= name /sec": per-second
+ *                   growth of the counters that changed (kept as "rates")
  * into rdma-collect/ethtool/IF.json (each part merged into what an earlier
  * file gave); `dcb [-s] pfc show dev IF` (iproute2 dcb_pfc.c) into
  * rdma-collect/dcb/IF.json; `ip addr`, `ip -o addr`, `ip -j addr` and
@@ -20,6 +22,7 @@
  * note says the netdev has no sysfs folder.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +190,233 @@ int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 	rc = ethtool_put(im, ifn, origin, "stats", out.buf);
 out:
 	buf_release(&out);
+	free(l);
+	return rc;
+}
+
+/* --- ethtool_stats.pl --- */
+
+/* Jesper Brouer's ethtool_stats.pl (netoptimizer/network-testing) reads
+ * ethtool -S every second and prints the counters that changed, as
+ * "Ethtool(%-8s) stat: %12d (%15s) <= %s /sec": the growth per second,
+ * the same with thousands commas, the counter's name.  The counters' own
+ * values are never shown, so what is kept is the rate: per interface and
+ * counter the highest rate printed, and how many rounds printed it. */
+#define MAX_RATES 4096
+
+struct rate {
+	char dev[16];
+	char name[40];
+	int64_t max;
+	int rounds;
+};
+
+struct rates {
+	struct rate *r;
+	size_t n;
+	int bad;
+};
+
+static struct rate *rate_slot(struct rates *t, const char *dev,
+			      const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->r[i].dev, dev) && !strcmp(t->r[i].name, name))
+			return &t->r[i];
+	if (t->n >= MAX_RATES)
+		return NULL;
+	memset(&t->r[t->n], 0, sizeof(t->r[0]));
+	snprintf(t->r[t->n].dev, sizeof(t->r[0].dev), "%s", dev);
+	snprintf(t->r[t->n].name, sizeof(t->r[0].name), "%s", name);
+	t->r[t->n].max = INT64_MIN;
+	return &t->r[t->n++];
+}
+
+static void rate_add(struct rates *t, const char *dev, const char *name,
+		     int64_t v, int rounds)
+{
+	struct rate *r = rate_slot(t, dev, name);
+
+	if (!r) {
+		t->bad++;
+		return;
+	}
+	if (v > r->max)
+		r->max = v;
+	r->rounds += rounds;
+}
+
+/* the digits of a number with thousands commas ("1,034") */
+static int uncomma(const char *s, size_t n, char *out, size_t outsz)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == ',')
+			continue;
+		if (k + 1 >= outsz || !(isdigit((unsigned char)s[i]) ||
+					(!k && s[i] == '-')))
+			return -1;
+		out[k++] = s[i];
+	}
+	out[k] = 0;
+	return k ? 0 : -1;
+}
+
+/* " Ethtool(mlx5p1  ) stat:   1034 (   1,034) <= rx_discards_phy /sec" */
+static int rate_line(const char *s, char *dev, char *name, int64_t *v)
+{
+	const char *p = ih_skip(s), *e, *q;
+	char num[32], pretty[32];
+	size_t n;
+	long long x;
+
+	if (!starts_with(p, "Ethtool(") || !(e = strchr(p, ')')))
+		return -1;
+	p += 8;
+	for (n = (size_t)(e - p); n && p[n - 1] == ' '; n--)
+		;
+	if (!n || n >= 16)
+		return -1;
+	memcpy(dev, p, n);
+	dev[n] = 0;
+	p = e + 1;
+	if (!starts_with(p, " stat: "))
+		return -1;
+	p = ih_skip(p + 7);
+	n = strspn(p, "-0123456789");
+	if (!n || n >= sizeof(num) || p[n] != ' ')
+		return -1;
+	memcpy(num, p, n);
+	num[n] = 0;
+	p = ih_skip(p + n);
+	/* the pretty copy must say the same number */
+	if (*p != '(' || !(q = strchr(p, ')')) ||
+	    uncomma(ih_skip(p + 1), (size_t)(q - ih_skip(p + 1)), pretty,
+		    sizeof(pretty)) < 0 || strcmp(pretty, num))
+		return -1;
+	p = q + 1;
+	if (!starts_with(p, " <= "))
+		return -1;
+	p += 4;
+	n = strlen(p);
+	if (n < 6 || strcmp(p + n - 5, " /sec"))
+		return -1;
+	n -= 5;
+	if (!n || n >= 40)
+		return -1;
+	memcpy(name, p, n);
+	name[n] = 0;
+	if (sscanf(num, "%lld", &x) != 1 || (x == LLONG_MAX || x == LLONG_MIN))
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* what an earlier file gave for dev: its rates join this file's */
+static void rates_before(struct imp *im, struct rates *t, const char *dev)
+{
+	char p[128];
+	const char *d;
+	size_t len, i;
+	struct jv *e;
+	const struct jv *a;
+
+	snprintf(p, sizeof(p), "rdma-collect/ethtool/%s.json", dev);
+	if (!(d = imp_get(im, p, &len)) || !(e = jparse(d, len, NULL, 0)))
+		return;
+	a = jget(e, "rates");
+	for (i = 0; i < jlen(a); i++) {
+		const struct jv *r = jat(a, i);
+
+		if (jstr(jat(r, 0), NULL) && strlen(jstr(jat(r, 0), NULL)) < 40)
+			rate_add(t, dev, jstr(jat(r, 0), NULL),
+				 jint(jat(r, 1), NULL, 0),
+				 (int)jint(jat(r, 2), NULL, 1));
+	}
+	jfree(e);
+}
+
+static int rates_put(struct imp *im, struct rates *t, const char *dev,
+		     const char *origin)
+{
+	struct buf out = BUF_INIT;
+	struct json j;
+	size_t i;
+	int rc;
+
+	json_init(&j, &out, 0);
+	json_arr_open(&j, NULL);
+	for (i = 0; i < t->n; i++) {
+		if (strcmp(t->r[i].dev, dev))
+			continue;
+		json_arr_open(&j, NULL);
+		json_str(&j, NULL, t->r[i].name);
+		json_int(&j, NULL, t->r[i].max);
+		json_int(&j, NULL, t->r[i].rounds);
+		json_arr_close(&j);
+	}
+	json_arr_close(&j);
+	rc = out.truncated ? -1 : ethtool_put(im, dev, origin, "rates", out.buf);
+	buf_release(&out);
+	return rc;
+}
+
+int ih_ethtool_rates(struct imp *im, const char *text, size_t len,
+		     const char *origin, const char *arg)
+{
+	struct rates t = { NULL, 0, 0 };
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	char devs[16][16];
+	size_t ndev = 0, i, k;
+	int rc = 1, neg = 0;
+
+	(void)arg;	/* the interface is on each line */
+	t.r = calloc(MAX_RATES, sizeof(*t.r));
+	if (!l || !t.r) {
+		rc = -1;
+		goto out;
+	}
+	ih_lines_init(&it, text, len);
+	while (ih_next(&it, l)) {
+		char dev[16], name[40];
+		int64_t v;
+
+		if (l->cut || l->unterminated ||
+		    rate_line(l->s, dev, name, &v) < 0) {
+			t.bad += starts_with(ih_skip(l->s), "Ethtool(");
+			continue;
+		}
+		if (!ifname_ok(dev)) {
+			t.bad++;
+			continue;
+		}
+		if (v < 0) {	/* the counter went back: reset or wrapped */
+			neg++;
+			continue;
+		}
+		for (k = 0; k < ndev && strcmp(devs[k], dev); k++)
+			;
+		if (k == ndev) {
+			if (ndev == ARRAY_SIZE(devs)) {
+				t.bad++;
+				continue;
+			}
+			snprintf(devs[ndev++], sizeof(devs[0]), "%s", dev);
+			rates_before(im, &t, dev);
+		}
+		rate_add(&t, dev, name, v, 1);
+	}
+	for (i = 0, rc = ndev ? 0 : 1; i < ndev && !rc; i++)
+		rc = rates_put(im, &t, devs[i], origin);
+	if (!rc && (t.bad || neg))
+		imp_note(im, "%s: %d ethtool_stats.pl lines not read, %d negative "
+			 "rates (a counter reset) left out", origin, t.bad, neg);
+out:
+	free(t.r);
 	free(l);
 	return rc;
 }

@@ -392,6 +392,21 @@ static int rec_ethtool_stats(const char *t, size_t n)
 	       count_lines(t, n, stat_row) >= 2;
 }
 
+/* ethtool_stats.pl: "Ethtool(IF) stat: N (N) <= name /sec" */
+static int rate_row(const char *s)
+{
+	const char *e = strstr(s, ") stat: ");
+	size_t n = strlen(s);
+
+	return starts_with(s, "Ethtool(") && e && strstr(e, " <= ") &&
+	       n > 5 && !strcmp(s + n - 5, " /sec");
+}
+
+static int rec_ethtool_rates(const char *t, size_t n)
+{
+	return count_lines(t, n, rate_row) >= 1;
+}
+
 static int rec_ethtool_drvinfo(const char *t, size_t n)
 {
 	return line_starts(t, n, "driver: ") &&
@@ -613,6 +628,8 @@ const struct imp_reader imp_readers[] = {
 	{ "ethtool -S", "ethtool_-S_*|ethtool_--statistics_*", "netdev",
 	  rec_ethtool_stats, ih_ethtool_stats,
 	  "the output of ethtool -S IFACE, saved as 'ethtool -S IFACE.txt'" },
+	{ "ethtool_stats.pl", "ethtool_stats*", "netdev", rec_ethtool_rates,
+	  ih_ethtool_rates, "the output of ethtool_stats.pl --dev IFACE" },
 	{ "ethtool -i", "ethtool_-i_*|ethtool_--driver_*", "netdev",
 	  rec_ethtool_drvinfo, ih_ethtool_drvinfo,
 	  "the output of ethtool -i IFACE" },

@@ -93,6 +93,7 @@ IMP_PARSER(ih_mlxlink);
 IMP_PARSER(ih_nccl_conf);
 IMP_PARSER(ih_attachment);
 IMP_PARSER(ih_ethtool_stats);	/* imp-host-net.c */
+IMP_PARSER(ih_ethtool_rates);
 IMP_PARSER(ih_ethtool_drvinfo);
 IMP_PARSER(ih_ethtool_pause);
 IMP_PARSER(ih_ethtool_link);
