@@ -10,7 +10,9 @@
  *                   growth of the counters that changed (kept as "rates")
  * into rdma-collect/ethtool/IF.json (each part merged into what an earlier
  * file gave); `dcb [-s] pfc show dev IF` (iproute2 dcb_pfc.c) into
- * rdma-collect/dcb/IF.json; `ip addr`, `ip -o addr`, `ip -j addr` and
+ * rdma-collect/dcb/IF.json, as is MLNX_OFED's `mlnx_qos -i IF` ("PFC
+ * configuration:" and its enabled row, "Priority trust state:", "Cable
+ * len:"); `ip addr`, `ip -o addr`, `ip -j addr` and
  * `ip link` into rdma-collect/net/addresses.json and the interfaces'
  * sysfs attributes (ifindex, mtu, operstate, address, type), which raw
  * copies of sysfs replace when an archive has them.
@@ -619,10 +621,11 @@ out:
 	return rc;
 }
 
-/* "0:0 1:0 ... 7:0 " -> a JSON array of 8 */
-static int prio_list(const char *s, struct buf *b, int onoff_form,
+/* "0:0 1:0 ... 7:0 " -> a JSON array of 8; *sp moves past it */
+static int prio_list(const char **sp, struct buf *b, int onoff_form,
 		     unsigned *mask)
 {
+	const char *s = *sp;
 	int i;
 
 	buf_addch(b, '[');
@@ -649,55 +652,241 @@ static int prio_list(const char *s, struct buf *b, int onoff_form,
 		buf_addf(b, "%s%llu", i ? "," : "", (unsigned long long)v);
 	}
 	buf_addch(b, ']');
+	*sp = s;
 	return 0;
 }
 
+struct dcbpfc {
+	unsigned cap, delay, en;
+	int mbc, have_cap, have_delay, prio;
+	struct buf req, ind, pfc;
+};
+
+/* one word of dcb_pfc.c's output and its value(s): 0, or -1 when the
+ * word is not one of them (the rest of the line is not dcb's) */
+static int dcb_word(struct dcbpfc *d, const char *key, const char **sp)
+{
+	char v[16];
+	unsigned x;
+	unsigned dummy = 0;
+	const char *s = *sp;
+
+	if (!strcmp(key, "prio-pfc")) {
+		buf_reset(&d->pfc);
+		d->en = 0;
+		d->prio = prio_list(sp, &d->pfc, 1, &d->en) == 0;
+		return d->prio ? 0 : -1;
+	}
+	if (!strcmp(key, "requests") || !strcmp(key, "indications")) {
+		struct buf *b = key[0] == 'r' ? &d->req : &d->ind;
+
+		buf_reset(b);
+		if (prio_list(sp, b, 0, &dummy) == 0)
+			return 0;
+		buf_reset(b);
+		return -1;
+	}
+	if (sscanf(s, "%15s", v) != 1)
+		return -1;
+	*sp = s + strlen(v);
+	if (!strcmp(key, "macsec-bypass"))
+		return (d->mbc = onoff(v)) < 0 ? -1 : 0;
+	if (sscanf(v, "%u", &x) != 1 || strspn(v, "0123456789") != strlen(v))
+		return -1;
+	if (!strcmp(key, "pfc-cap") && x <= 8) {
+		d->cap = x;
+		d->have_cap = 1;
+	} else if (!strcmp(key, "delay") && x <= 65535) {
+		d->delay = x;
+		d->have_delay = 1;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* `dcb [-s] pfc show dev IF [ATTR...]`: "pfc-cap 8 macsec-bypass off delay
+ * 32639 " then "prio-pfc 0:off ... 7:off " (and with -s "requests ...",
+ * "indications ..."); named attributes print one a line; mail and pastes
+ * lose the trailing blanks.  Read word by word: what prio-pfc says is
+ * needed, the rest is kept when present */
 int ih_dcb_pfc(struct imp *im, const char *text, size_t len,
 	       const char *origin, const char *arg)
 {
-	struct buf req = BUF_INIT, ind = BUF_INIT, pfc = BUF_INIT, doc = BUF_INIT;
+	struct dcbpfc d;
+	struct buf doc = BUF_INIT;
 	struct ih_lines it;
 	struct ih_line *l = malloc(sizeof(*l));
-	char mbc[8], p[128];
-	unsigned cap = 0, delay = 0, en = 0;
-	int rc = 1, have = 0, prio = 0;
+	char p[128];
+	int rc = 1;
 
+	memset(&d, 0, sizeof(d));
+	d.mbc = -1;
 	if (!l)
 		return -1;
-	if (!arg || !ifname_ok(arg) || !first_line(text, len, l, &it))
+	if (!arg || !ifname_ok(arg))
 		goto out;
-	/* "pfc-cap 8 macsec-bypass off delay 32639 " */
-	if (sscanf(l->s, "pfc-cap %u macsec-bypass %7s delay %u", &cap, mbc,
-		   &delay) != 3 || cap > 8 || delay > 65535 || onoff(mbc) < 0)
-		goto out;
-	have = 1;
+	ih_lines_init(&it, text, len);
 	while (ih_next(&it, l)) {
-		if (starts_with(l->s, "prio-pfc "))
-			prio = prio_list(l->s + 9, &pfc, 1, &en) == 0;
-		else if (starts_with(l->s, "requests "))
-			prio_list(l->s + 9, &req, 0, &en);
-		else if (starts_with(l->s, "indications "))
-			prio_list(l->s + 12, &ind, 0, &en);
+		const char *s = ih_skip(l->s);
+
+		while (!l->cut && *s) {
+			char key[16];
+			size_t k = strcspn(s, " \t");
+
+			if (k >= sizeof(key))
+				break;
+			memcpy(key, s, k);
+			key[k] = 0;
+			s = ih_skip(s + k);
+			if (dcb_word(&d, key, &s) < 0)
+				break;
+			s = ih_skip(s);
+		}
 	}
-	if (!have || !prio)
+	if (!d.prio)
 		goto out;
 	buf_addf(&doc, "{ \"ifname\": \"%s\", \"status\": \"ok\", \"pfc\": { "
-		 "\"pfc_cap\": %u, \"pfc_en\": %u, \"mbc\": %d, \"delay\": %u",
-		 arg, cap, en, onoff(mbc), delay);
-	if (req.len > 2 && req.buf[req.len - 1] == ']')
-		buf_addf(&doc, ", \"requests\": %s", req.buf);
-	if (ind.len > 2 && ind.buf[ind.len - 1] == ']')
-		buf_addf(&doc, ", \"indications\": %s", ind.buf);
+		 "\"pfc_en\": %u", arg, d.en);
+	if (d.have_cap)
+		buf_addf(&doc, ", \"pfc_cap\": %u", d.cap);
+	if (d.mbc >= 0)
+		buf_addf(&doc, ", \"mbc\": %d", d.mbc);
+	if (d.have_delay)
+		buf_addf(&doc, ", \"delay\": %u", d.delay);
+	if (d.req.len > 2 && d.req.buf[d.req.len - 1] == ']')
+		buf_addf(&doc, ", \"requests\": %s", d.req.buf);
+	if (d.ind.len > 2 && d.ind.buf[d.ind.len - 1] == ']')
+		buf_addf(&doc, ", \"indications\": %s", d.ind.buf);
 	buf_addstr(&doc, " }, \"errors\": {} }\n");
 	snprintf(p, sizeof(p), "rdma-collect/dcb/%s.json", arg);
 	rc = imp_put(im, p, doc.buf, doc.len, origin, IMP_DERIVED);
 	if (!rc)
 		imp_source(im, "netdev", "partial", "from pasted tool outputs");
 out:
-	buf_release(&req);
-	buf_release(&ind);
-	buf_release(&pfc);
+	buf_release(&d.req);
+	buf_release(&d.ind);
+	buf_release(&d.pfc);
 	buf_release(&doc);
+	free(l);
+	return rc;
+}
+
+/* --- mlnx_qos --- */
+
+/* "enabled     0   0   0   1   0   0   0   0   " (mlnx_qos pretty_print:
+ * the row under "priority    0   1 ...", one 0/1 per priority; "buffer"
+ * rows give the receive buffer of each) -> the bits, or -1 */
+static int prio_row(const char *s, const char *key, int *vals)
+{
+	size_t n = strlen(key);
+	int i;
+
+	s = ih_skip(s);
+	if (strncmp(s, key, n) || (s[n] != ' ' && s[n] != '\t' && s[n] != ':'))
+		return -1;
+	s += n + (s[n] == ':');
+	for (i = 0; i < 8; i++) {
+		s = ih_skip(s);
+		if (!isdigit((unsigned char)*s) || isdigit((unsigned char)s[1]))
+			return -1;
+		vals[i] = *s++ - '0';
+	}
+	return *ih_skip(s) ? -1 : 0;
+}
+
+/* the interface of "mlnx_qos -i IF [--trust dscp ...]": the name's
+ * first word */
+static const char *qos_ifname(struct imp *im, const char *arg,
+			      const char *origin, char *buf, size_t sz)
+{
+	const char *e;
+
+	if (!arg)
+		return ifname_of(im, NULL, origin, "mlnx_qos");
+	e = strstr(arg, "_-");
+	snprintf(buf, sz, "%.*s", (int)(e ? (size_t)(e - arg) : strlen(arg)),
+		 arg);
+	return ifname_ok(buf) ? buf : NULL;
+}
+
+int ih_mlnx_qos(struct imp *im, const char *text, size_t len,
+		const char *origin, const char *arg)
+{
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	char trust[8] = "", ifb[64], p[128], val[256];
+	const char *ifn, *v;
+	int rc = 1, in_pfc = 0, prio = 0, buf[8], have_en = 0,
+	    have_buf = 0, dcbx = -1, i;
+	unsigned mask = 0;
+	long cable = -1;
+	uint64_t u;
+
+	if (!l)
+		return -1;
+	ih_lines_init(&it, text, len);
+	while (ih_next(&it, l)) {
+		const char *s = ih_skip(l->s);
+		int row[8];
+
+		if (l->cut)
+			continue;
+		if ((v = kv(s, "DCBX mode"))) {
+			dcbx = !strcmp(v, "OS controlled") ? 1 :
+			       !strcmp(v, "Firmware controlled") ? 0 : -1;
+		} else if ((v = kv(s, "Priority trust state"))) {
+			if (!strcmp(v, "dscp") || !strcmp(v, "pcp"))
+				snprintf(trust, sizeof(trust), "%s", v);
+		} else if ((v = kv(s, "Cable len"))) {
+			if (!ih_u64(v, 65535, &u))
+				cable = (long)u;
+		} else if (!strcmp(s, "PFC configuration:")) {
+			in_pfc = 1;
+			prio = 0;
+		} else if (in_pfc && !prio) {
+			/* "priority    0   1   2   3   4   5   6   7" */
+			prio = prio_row(s, "priority", row) == 0;
+			for (i = 0; prio && i < 8; i++)
+				prio = row[i] == i;
+			in_pfc = prio;
+		} else if (in_pfc && !prio_row(s, "enabled", row)) {
+			for (i = 0, mask = 0; i < 8 && row[i] <= 1; i++)
+				mask |= (unsigned)row[i] << i;
+			have_en = i == 8;
+		} else if (in_pfc && have_en && !prio_row(s, "buffer", row)) {
+			memcpy(buf, row, sizeof(buf));
+			have_buf = 1;
+			in_pfc = 0;
+		} else {
+			in_pfc = 0;
+		}
+	}
+	if (!have_en || !(ifn = qos_ifname(im, arg, origin, ifb, sizeof(ifb))))
+		goto out;
+	snprintf(p, sizeof(p), "rdma-collect/dcb/%s.json", ifn);
+	snprintf(val, sizeof(val), "{ \"pfc_en\": %u", mask);
+	if (cable >= 0)	/* dcbnl's ieee_pfc delay, as dcb pfc prints it */
+		snprintf(val + strlen(val), sizeof(val) - strlen(val),
+			 ", \"delay\": %ld", cable);
+	strcat(val, " }");
+	rc = ih_json_set(im, p, origin, ifn, "pfc", val);
+	if (!rc && trust[0]) {
+		snprintf(val, sizeof(val), "\"%s\"", trust);
+		rc = ih_json_set(im, p, origin, ifn, "trust", val);
+	}
+	if (!rc && dcbx >= 0)
+		rc = ih_json_set(im, p, origin, ifn, "dcbx_mode",
+				 dcbx ? "\"os\"" : "\"firmware\"");
+	if (!rc && have_buf) {
+		snprintf(val, sizeof(val), "{ \"prio2buffer\": [%d,%d,%d,%d,%d,"
+			 "%d,%d,%d] }", buf[0], buf[1], buf[2], buf[3], buf[4],
+			 buf[5], buf[6], buf[7]);
+		rc = ih_json_set(im, p, origin, ifn, "buffer", val);
+	}
+	if (!rc)
+		imp_source(im, "netdev", "partial", "from pasted tool outputs");
+out:
 	free(l);
 	return rc;
 }

@@ -430,6 +430,29 @@ static int rec_dcb_pfc(const char *t, size_t n)
 	return line_starts(t, n, "pfc-cap ") || line_starts(t, n, "prio-pfc ");
 }
 
+/* mlnx_qos: "PFC configuration:" and its "enabled  0 0 0 1 0 0 0 0" */
+static int qos_enabled_row(const char *s)
+{
+	int i;
+
+	if (!starts_with(s, "enabled"))
+		return 0;
+	s += 7;
+	for (i = 0; i < 8; i++) {
+		s += strspn(s, " \t");
+		if (*s != '0' && *s != '1')
+			return 0;
+		s++;
+	}
+	return 1;
+}
+
+static int rec_mlnx_qos(const char *t, size_t n)
+{
+	return line_starts(t, n, "PFC configuration:") &&
+	       count_lines(t, n, qos_enabled_row) >= 1;
+}
+
 static int ip_row(const char *s)
 {
 	unsigned k;
@@ -640,6 +663,8 @@ const struct imp_reader imp_readers[] = {
 	{ "dcb pfc show", "dcb_pfc_show_dev_*|dcb_-s_pfc_show_dev_*|"
 	  "dcb_-statistics_pfc_show_dev_*", "netdev", rec_dcb_pfc, ih_dcb_pfc,
 	  "the output of dcb pfc show dev IFACE" },
+	{ "mlnx_qos", "mlnx_qos_-i_*|mlnx_qos_--interface_*|mlnx_qos", "netdev",
+	  rec_mlnx_qos, ih_mlnx_qos, "the output of mlnx_qos -i IFACE" },
 	{ "ip", "ip_*|ip", "netdev", rec_ip, ih_ip, "the output of ip -d addr" },
 	{ "ulimit -l", "ulimit_-l|ulimit_-Sl|ulimit_-a|ulimit_-Sa|ulimit",
 	  "limits", rec_ulimit, ih_ulimit_soft, "the output of ulimit -a" },

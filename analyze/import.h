@@ -98,6 +98,7 @@ IMP_PARSER(ih_ethtool_drvinfo);
 IMP_PARSER(ih_ethtool_pause);
 IMP_PARSER(ih_ethtool_link);
 IMP_PARSER(ih_dcb_pfc);
+IMP_PARSER(ih_mlnx_qos);
 IMP_PARSER(ih_ip);
 IMP_PARSER(ibdiag_dbcsv);	/* imp-ibdiag.c */
 IMP_PARSER(imp_rd_hostname);	/* import.c */
