@@ -830,7 +830,8 @@ int ih_mlnx_qos(struct imp *im, const char *text, size_t len,
 		const char *s = ih_skip(l->s);
 		int row[8];
 
-		if (l->cut)
+		/* a blank line (a web page's paragraphs) ends nothing */
+		if (l->cut || !*s)
 			continue;
 		if ((v = kv(s, "DCBX mode"))) {
 			dcbx = !strcmp(v, "OS controlled") ? 1 :
