@@ -125,6 +125,30 @@ static int stats_only(const char *text, size_t len)
 	return yes >= 2 && yes > 4 * no;
 }
 
+/* "[sudo] ethtool -S IF [| grep ...]" as a paste's first line, without a
+ * prompt: the interface into out */
+static int stats_cmd(const char *s, char *out, size_t sz)
+{
+	size_t n;
+
+	s = ih_skip(s);
+	if (starts_with(s, "sudo "))
+		s = ih_skip(s + 5);
+	if (starts_with(s, "ethtool -S "))
+		s += 11;
+	else if (starts_with(s, "ethtool --statistics "))
+		s += 21;
+	else
+		return 0;
+	s = ih_skip(s);
+	n = strcspn(s, " \t|");
+	if (!n || n >= sz)
+		return 0;
+	memcpy(out, s, n);
+	out[n] = 0;
+	return ifname_ok(out);
+}
+
 int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 		     const char *origin, const char *arg)
 {
@@ -133,20 +157,24 @@ int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 	struct ih_lines it;
 	struct ih_line *l = malloc(sizeof(*l));
 	const char *ifn = NULL;
-	int n = 0, skipped = 0, rc = 1, head;
+	char cmdif[16];
+	int n = 0, skipped = 0, rc = 1, head, cmd;
 
 	if (!l)
 		return -1;
 	if (!first_line(text, len, l, &it))
 		goto out;
 	/* "NIC statistics:" first, or (| grep, or stripped) the counters
-	 * alone: then most lines must be "name: number" */
+	 * alone: then most lines must be "name: number"; or the command
+	 * line itself first, pasted without its prompt */
 	head = !strcmp(ih_skip(l->s), "NIC statistics:");
-	if (!head && !stats_only(text, len))
+	cmd = !head && stats_cmd(l->s, cmdif, sizeof(cmdif));
+	if (!head && !cmd && !stats_only(text, len))
 		goto out;
-	if (!(ifn = ifname_of(im, arg, origin, "ethtool -S")))
+	if (!(ifn = ifname_of(im, arg ? arg : cmd ? cmdif : NULL, origin,
+			      "ethtool -S")))
 		goto out;
-	if (!head)
+	if (!head && !cmd)
 		ih_lines_init(&it, text, len);
 	buf_init(&out, 16 << 20);
 	json_init(&j, &out, 0);
@@ -157,7 +185,8 @@ int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 		uint64_t v;
 		size_t vl;
 
-		if (!l->len || !*s)
+		if (!l->len || !*s || (cmd && !n && !skipped &&
+				       !strcmp(s, "NIC statistics:")))
 			continue;
 		sep = strstr(s, ": ");
 		while (sep && strstr(sep + 1, ": "))	/* the last one */
@@ -186,6 +215,8 @@ int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 		rc = -1;
 		goto out;
 	}
+	if (cmd && !n)
+		goto out;	/* a command line and nothing it printed */
 	if (skipped)
 		imp_note(im, "%s: %d lines that are no statistic left out "
 			 "(a cut last line is not trusted)", origin, skipped);

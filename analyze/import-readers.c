@@ -386,10 +386,24 @@ static int stat_row(const char *s)
 		       strstr(s, "_pause") || strstr(s, "_cnp"));
 }
 
+/* the command line first, without a prompt: "ethtool -S IF | grep x" */
+static int stats_cmd_first(const char *t, size_t n)
+{
+	struct rl r;
+
+	rl_init(&r, t, n);
+	while (rl_next(&r) && !r.s[0])
+		;
+	return starts_with(r.s, "ethtool -S ") ||
+	       starts_with(r.s, "sudo ethtool -S ") ||
+	       starts_with(r.s, "ethtool --statistics ");
+}
+
 static int rec_ethtool_stats(const char *t, size_t n)
 {
 	return line_starts(t, n, "NIC statistics:") ||
-	       count_lines(t, n, stat_row) >= 2;
+	       count_lines(t, n, stat_row) >= 2 ||
+	       (stats_cmd_first(t, n) && count_lines(t, n, stat_row) >= 1);
 }
 
 /* ethtool_stats.pl: "Ethtool(IF) stat: N (N) <= name /sec" */
