@@ -397,6 +397,39 @@ static int rates_put(struct imp *im, struct rates *t, const char *dev,
 	return rc;
 }
 
+/* a mail wraps "... <= rx_out_of_buffer /sec" at a blank, before the
+ * name or before "/sec": the line is joined to the next one, which ends
+ * in "/sec" (format=flowed keeps the blank at the break).  -1 when the
+ * text ended instead */
+static int rate_wrapped(struct ih_lines *it, struct ih_line *l)
+{
+	struct ih_lines save = *it;
+	struct ih_line *next;
+	size_t n = strlen(l->s), k;
+	int rc = 0;
+
+	if (!starts_with(ih_skip(l->s), "Ethtool(") ||
+	    (n >= 5 && !strcmp(l->s + n - 5, " /sec")) || !strstr(l->s, " <="))
+		return 0;
+	if (!(next = malloc(sizeof(*next))))
+		return 0;
+	if (!ih_next(it, next)) {
+		rc = -1;
+	} else if ((k = strlen(next->s)) < 4 || strcmp(next->s + k - 4, "/sec") ||
+		   starts_with(ih_skip(next->s), "Ethtool(") ||
+		   n + 1 + k >= sizeof(l->s)) {
+		*it = save;	/* not its tail: read on from there */
+	} else {
+		if (n && l->s[n - 1] != ' ')
+			l->s[n++] = ' ';
+		memcpy(l->s + n, next->s, k + 1);
+		l->len = n + k;
+		l->unterminated = next->unterminated;
+	}
+	free(next);
+	return rc;
+}
+
 int ih_ethtool_rates(struct imp *im, const char *text, size_t len,
 		     const char *origin, const char *arg)
 {
@@ -418,6 +451,10 @@ int ih_ethtool_rates(struct imp *im, const char *text, size_t len,
 		char dev[16], name[40];
 		int64_t v;
 
+		if (rate_wrapped(&it, l) < 0) {
+			t.bad++;	/* cut at its wrap */
+			continue;
+		}
 		if (l->cut || l->unterminated ||
 		    rate_line(l->s, dev, name, &v) < 0) {
 			t.bad += starts_with(ih_skip(l->s), "Ethtool(");
