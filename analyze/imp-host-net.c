@@ -142,7 +142,7 @@ static int stats_cmd(const char *s, char *out, size_t sz)
 		return 0;
 	s = ih_skip(s);
 	n = strcspn(s, " \t|");
-	if (!n || n >= sz)
+	if (!n || n >= sz || *s == '-')	/* an option: not the interface */
 		return 0;
 	memcpy(out, s, n);
 	out[n] = 0;
