@@ -6,9 +6,13 @@
  *                   "TX:" (dump_pause)
  *   ethtool IF      "Settings for IF:", Speed, Duplex, Port,
  *                   Auto-negotiation, PHYAD, Transceiver, Link detected
+ *   ethtool_stats.pl  "Ethtool(IF) stat: N (N,NNN) <= name /sec": per-second
+ *                   growth of the counters that changed (kept as "rates")
  * into rdma-collect/ethtool/IF.json (each part merged into what an earlier
  * file gave); `dcb [-s] pfc show dev IF` (iproute2 dcb_pfc.c) into
- * rdma-collect/dcb/IF.json; `ip addr`, `ip -o addr`, `ip -j addr` and
+ * rdma-collect/dcb/IF.json, as is MLNX_OFED's `mlnx_qos -i IF` ("PFC
+ * configuration:" and its enabled row, "Priority trust state:", "Cable
+ * len:"); `ip addr`, `ip -o addr`, `ip -j addr` and
  * `ip link` into rdma-collect/net/addresses.json and the interfaces'
  * sysfs attributes (ifindex, mtu, operstate, address, type), which raw
  * copies of sysfs replace when an archive has them.
@@ -20,6 +24,7 @@
  * note says the netdev has no sysfs folder.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +125,30 @@ static int stats_only(const char *text, size_t len)
 	return yes >= 2 && yes > 4 * no;
 }
 
+/* "[sudo] ethtool -S IF [| grep ...]" as a paste's first line, without a
+ * prompt: the interface into out */
+static int stats_cmd(const char *s, char *out, size_t sz)
+{
+	size_t n;
+
+	s = ih_skip(s);
+	if (starts_with(s, "sudo "))
+		s = ih_skip(s + 5);
+	if (starts_with(s, "ethtool -S "))
+		s += 11;
+	else if (starts_with(s, "ethtool --statistics "))
+		s += 21;
+	else
+		return 0;
+	s = ih_skip(s);
+	n = strcspn(s, " \t|");
+	if (!n || n >= sz || *s == '-')	/* an option: not the interface */
+		return 0;
+	memcpy(out, s, n);
+	out[n] = 0;
+	return ifname_ok(out);
+}
+
 int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 		     const char *origin, const char *arg)
 {
@@ -128,20 +157,24 @@ int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 	struct ih_lines it;
 	struct ih_line *l = malloc(sizeof(*l));
 	const char *ifn = NULL;
-	int n = 0, skipped = 0, rc = 1, head;
+	char cmdif[16];
+	int n = 0, skipped = 0, rc = 1, head, cmd;
 
 	if (!l)
 		return -1;
 	if (!first_line(text, len, l, &it))
 		goto out;
 	/* "NIC statistics:" first, or (| grep, or stripped) the counters
-	 * alone: then most lines must be "name: number" */
+	 * alone: then most lines must be "name: number"; or the command
+	 * line itself first, pasted without its prompt */
 	head = !strcmp(ih_skip(l->s), "NIC statistics:");
-	if (!head && !stats_only(text, len))
+	cmd = !head && stats_cmd(l->s, cmdif, sizeof(cmdif));
+	if (!head && !cmd && !stats_only(text, len))
 		goto out;
-	if (!(ifn = ifname_of(im, arg, origin, "ethtool -S")))
+	if (!(ifn = ifname_of(im, arg ? arg : cmd ? cmdif : NULL, origin,
+			      "ethtool -S")))
 		goto out;
-	if (!head)
+	if (!head && !cmd)
 		ih_lines_init(&it, text, len);
 	buf_init(&out, 16 << 20);
 	json_init(&j, &out, 0);
@@ -152,7 +185,8 @@ int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 		uint64_t v;
 		size_t vl;
 
-		if (!l->len || !*s)
+		if (!l->len || !*s || (cmd && !n && !skipped &&
+				       !strcmp(s, "NIC statistics:")))
 			continue;
 		sep = strstr(s, ": ");
 		while (sep && strstr(sep + 1, ": "))	/* the last one */
@@ -181,12 +215,278 @@ int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 		rc = -1;
 		goto out;
 	}
+	if (cmd && !n)
+		goto out;	/* a command line and nothing it printed */
 	if (skipped)
 		imp_note(im, "%s: %d lines that are no statistic left out "
 			 "(a cut last line is not trusted)", origin, skipped);
 	rc = ethtool_put(im, ifn, origin, "stats", out.buf);
 out:
 	buf_release(&out);
+	free(l);
+	return rc;
+}
+
+/* --- ethtool_stats.pl --- */
+
+/* Jesper Brouer's ethtool_stats.pl (netoptimizer/network-testing) reads
+ * ethtool -S every second and prints the counters that changed, as
+ * "Ethtool(%-8s) stat: %12d (%15s) <= %s /sec": the growth per second,
+ * the same with thousands commas, the counter's name.  The counters' own
+ * values are never shown, so what is kept is the rate: per interface and
+ * counter the highest rate printed, and how many rounds printed it. */
+#define MAX_RATES 4096
+
+struct rate {
+	char dev[16];
+	char name[40];
+	int64_t max;
+	int rounds;
+};
+
+struct rates {
+	struct rate *r;
+	size_t n;
+	int bad;
+};
+
+static struct rate *rate_slot(struct rates *t, const char *dev,
+			      const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->r[i].dev, dev) && !strcmp(t->r[i].name, name))
+			return &t->r[i];
+	if (t->n >= MAX_RATES)
+		return NULL;
+	memset(&t->r[t->n], 0, sizeof(t->r[0]));
+	snprintf(t->r[t->n].dev, sizeof(t->r[0].dev), "%s", dev);
+	snprintf(t->r[t->n].name, sizeof(t->r[0].name), "%s", name);
+	t->r[t->n].max = INT64_MIN;
+	return &t->r[t->n++];
+}
+
+static void rate_add(struct rates *t, const char *dev, const char *name,
+		     int64_t v, int rounds)
+{
+	struct rate *r = rate_slot(t, dev, name);
+
+	if (!r) {
+		t->bad++;
+		return;
+	}
+	if (v > r->max)
+		r->max = v;
+	r->rounds += rounds;
+}
+
+/* the digits of a number with thousands commas ("1,034") */
+static int uncomma(const char *s, size_t n, char *out, size_t outsz)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == ',')
+			continue;
+		if (k + 1 >= outsz || !(isdigit((unsigned char)s[i]) ||
+					(!k && s[i] == '-')))
+			return -1;
+		out[k++] = s[i];
+	}
+	out[k] = 0;
+	return k ? 0 : -1;
+}
+
+/* " Ethtool(mlx5p1  ) stat:   1034 (   1,034) <= rx_discards_phy /sec" */
+static int rate_line(const char *s, char *dev, char *name, int64_t *v)
+{
+	const char *p = ih_skip(s), *e, *q;
+	char num[32], pretty[32];
+	size_t n;
+	long long x;
+
+	if (!starts_with(p, "Ethtool(") || !(e = strchr(p, ')')))
+		return -1;
+	p += 8;
+	for (n = (size_t)(e - p); n && p[n - 1] == ' '; n--)
+		;
+	if (!n || n >= 16)
+		return -1;
+	memcpy(dev, p, n);
+	dev[n] = 0;
+	p = e + 1;
+	if (!starts_with(p, " stat: "))
+		return -1;
+	p = ih_skip(p + 7);
+	n = strspn(p, "-0123456789");
+	if (!n || n >= sizeof(num) || p[n] != ' ')
+		return -1;
+	memcpy(num, p, n);
+	num[n] = 0;
+	p = ih_skip(p + n);
+	/* the pretty copy must say the same number */
+	if (*p != '(' || !(q = strchr(p, ')')) ||
+	    uncomma(ih_skip(p + 1), (size_t)(q - ih_skip(p + 1)), pretty,
+		    sizeof(pretty)) < 0 || strcmp(pretty, num))
+		return -1;
+	p = q + 1;
+	if (!starts_with(p, " <= "))
+		return -1;
+	p += 4;
+	n = strlen(p);
+	if (n < 6 || strcmp(p + n - 5, " /sec"))
+		return -1;
+	n -= 5;
+	if (!n || n >= 40)
+		return -1;
+	memcpy(name, p, n);
+	name[n] = 0;
+	if (sscanf(num, "%lld", &x) != 1 || (x == LLONG_MAX || x == LLONG_MIN))
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* what an earlier file gave for dev: its rates join this file's */
+static void rates_before(struct imp *im, struct rates *t, const char *dev)
+{
+	char p[128];
+	const char *d;
+	size_t len, i;
+	struct jv *e;
+	const struct jv *a;
+
+	snprintf(p, sizeof(p), "rdma-collect/ethtool/%s.json", dev);
+	if (!(d = imp_get(im, p, &len)) || !(e = jparse(d, len, NULL, 0)))
+		return;
+	a = jget(e, "rates");
+	for (i = 0; i < jlen(a); i++) {
+		const struct jv *r = jat(a, i);
+
+		if (jstr(jat(r, 0), NULL) && strlen(jstr(jat(r, 0), NULL)) < 40)
+			rate_add(t, dev, jstr(jat(r, 0), NULL),
+				 jint(jat(r, 1), NULL, 0),
+				 (int)jint(jat(r, 2), NULL, 1));
+	}
+	jfree(e);
+}
+
+static int rates_put(struct imp *im, struct rates *t, const char *dev,
+		     const char *origin)
+{
+	struct buf out = BUF_INIT;
+	struct json j;
+	size_t i;
+	int rc;
+
+	json_init(&j, &out, 0);
+	json_arr_open(&j, NULL);
+	for (i = 0; i < t->n; i++) {
+		if (strcmp(t->r[i].dev, dev))
+			continue;
+		json_arr_open(&j, NULL);
+		json_str(&j, NULL, t->r[i].name);
+		json_int(&j, NULL, t->r[i].max);
+		json_int(&j, NULL, t->r[i].rounds);
+		json_arr_close(&j);
+	}
+	json_arr_close(&j);
+	rc = out.truncated ? -1 : ethtool_put(im, dev, origin, "rates", out.buf);
+	buf_release(&out);
+	return rc;
+}
+
+/* a mail wraps "... <= rx_out_of_buffer /sec" at a blank, before the
+ * name or before "/sec": the line is joined to the next one, which ends
+ * in "/sec" (format=flowed keeps the blank at the break).  -1 when the
+ * text ended instead */
+static int rate_wrapped(struct ih_lines *it, struct ih_line *l)
+{
+	struct ih_lines save = *it;
+	struct ih_line *next;
+	size_t n = strlen(l->s), k;
+	int rc = 0;
+
+	if (!starts_with(ih_skip(l->s), "Ethtool(") ||
+	    (n >= 5 && !strcmp(l->s + n - 5, " /sec")) || !strstr(l->s, " <="))
+		return 0;
+	if (!(next = malloc(sizeof(*next))))
+		return 0;
+	if (!ih_next(it, next)) {
+		rc = -1;
+	} else if ((k = strlen(next->s)) < 4 || strcmp(next->s + k - 4, "/sec") ||
+		   starts_with(ih_skip(next->s), "Ethtool(") ||
+		   n + 1 + k >= sizeof(l->s)) {
+		*it = save;	/* not its tail: read on from there */
+	} else {
+		if (n && l->s[n - 1] != ' ')
+			l->s[n++] = ' ';
+		memcpy(l->s + n, next->s, k + 1);
+		l->len = n + k;
+		l->unterminated = next->unterminated;
+	}
+	free(next);
+	return rc;
+}
+
+int ih_ethtool_rates(struct imp *im, const char *text, size_t len,
+		     const char *origin, const char *arg)
+{
+	struct rates t = { NULL, 0, 0 };
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	char devs[16][16];
+	size_t ndev = 0, i, k;
+	int rc = 1, neg = 0;
+
+	(void)arg;	/* the interface is on each line */
+	t.r = calloc(MAX_RATES, sizeof(*t.r));
+	if (!l || !t.r) {
+		rc = -1;
+		goto out;
+	}
+	ih_lines_init(&it, text, len);
+	while (ih_next(&it, l)) {
+		char dev[16], name[40];
+		int64_t v;
+
+		if (rate_wrapped(&it, l) < 0) {
+			t.bad++;	/* cut at its wrap */
+			continue;
+		}
+		if (l->cut || l->unterminated ||
+		    rate_line(l->s, dev, name, &v) < 0) {
+			t.bad += starts_with(ih_skip(l->s), "Ethtool(");
+			continue;
+		}
+		if (!ifname_ok(dev)) {
+			t.bad++;
+			continue;
+		}
+		if (v < 0) {	/* the counter went back: reset or wrapped */
+			neg++;
+			continue;
+		}
+		for (k = 0; k < ndev && strcmp(devs[k], dev); k++)
+			;
+		if (k == ndev) {
+			if (ndev == ARRAY_SIZE(devs)) {
+				t.bad++;
+				continue;
+			}
+			snprintf(devs[ndev++], sizeof(devs[0]), "%s", dev);
+			rates_before(im, &t, dev);
+		}
+		rate_add(&t, dev, name, v, 1);
+	}
+	for (i = 0, rc = ndev ? 0 : 1; i < ndev && !rc; i++)
+		rc = rates_put(im, &t, devs[i], origin);
+	if (!rc && (t.bad || neg))
+		imp_note(im, "%s: %d ethtool_stats.pl lines not read, %d negative "
+			 "rates (a counter reset) left out", origin, t.bad, neg);
+out:
+	free(t.r);
 	free(l);
 	return rc;
 }
@@ -389,10 +689,11 @@ out:
 	return rc;
 }
 
-/* "0:0 1:0 ... 7:0 " -> a JSON array of 8 */
-static int prio_list(const char *s, struct buf *b, int onoff_form,
+/* "0:0 1:0 ... 7:0 " -> a JSON array of 8; *sp moves past it */
+static int prio_list(const char **sp, struct buf *b, int onoff_form,
 		     unsigned *mask)
 {
+	const char *s = *sp;
 	int i;
 
 	buf_addch(b, '[');
@@ -419,55 +720,242 @@ static int prio_list(const char *s, struct buf *b, int onoff_form,
 		buf_addf(b, "%s%llu", i ? "," : "", (unsigned long long)v);
 	}
 	buf_addch(b, ']');
+	*sp = s;
 	return 0;
 }
 
+struct dcbpfc {
+	unsigned cap, delay, en;
+	int mbc, have_cap, have_delay, prio;
+	struct buf req, ind, pfc;
+};
+
+/* one word of dcb_pfc.c's output and its value(s): 0, or -1 when the
+ * word is not one of them (the rest of the line is not dcb's) */
+static int dcb_word(struct dcbpfc *d, const char *key, const char **sp)
+{
+	char v[16];
+	unsigned x;
+	unsigned dummy = 0;
+	const char *s = *sp;
+
+	if (!strcmp(key, "prio-pfc")) {
+		buf_reset(&d->pfc);
+		d->en = 0;
+		d->prio = prio_list(sp, &d->pfc, 1, &d->en) == 0;
+		return d->prio ? 0 : -1;
+	}
+	if (!strcmp(key, "requests") || !strcmp(key, "indications")) {
+		struct buf *b = key[0] == 'r' ? &d->req : &d->ind;
+
+		buf_reset(b);
+		if (prio_list(sp, b, 0, &dummy) == 0)
+			return 0;
+		buf_reset(b);
+		return -1;
+	}
+	if (sscanf(s, "%15s", v) != 1)
+		return -1;
+	*sp = s + strlen(v);
+	if (!strcmp(key, "macsec-bypass"))
+		return (d->mbc = onoff(v)) < 0 ? -1 : 0;
+	if (sscanf(v, "%u", &x) != 1 || strspn(v, "0123456789") != strlen(v))
+		return -1;
+	if (!strcmp(key, "pfc-cap") && x <= 8) {
+		d->cap = x;
+		d->have_cap = 1;
+	} else if (!strcmp(key, "delay") && x <= 65535) {
+		d->delay = x;
+		d->have_delay = 1;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* `dcb [-s] pfc show dev IF [ATTR...]`: "pfc-cap 8 macsec-bypass off delay
+ * 32639 " then "prio-pfc 0:off ... 7:off " (and with -s "requests ...",
+ * "indications ..."); named attributes print one a line; mail and pastes
+ * lose the trailing blanks.  Read word by word: what prio-pfc says is
+ * needed, the rest is kept when present */
 int ih_dcb_pfc(struct imp *im, const char *text, size_t len,
 	       const char *origin, const char *arg)
 {
-	struct buf req = BUF_INIT, ind = BUF_INIT, pfc = BUF_INIT, doc = BUF_INIT;
+	struct dcbpfc d;
+	struct buf doc = BUF_INIT;
 	struct ih_lines it;
 	struct ih_line *l = malloc(sizeof(*l));
-	char mbc[8], p[128];
-	unsigned cap = 0, delay = 0, en = 0;
-	int rc = 1, have = 0, prio = 0;
+	char p[128];
+	int rc = 1;
 
+	memset(&d, 0, sizeof(d));
+	d.mbc = -1;
 	if (!l)
 		return -1;
-	if (!arg || !ifname_ok(arg) || !first_line(text, len, l, &it))
+	if (!arg || !ifname_ok(arg))
 		goto out;
-	/* "pfc-cap 8 macsec-bypass off delay 32639 " */
-	if (sscanf(l->s, "pfc-cap %u macsec-bypass %7s delay %u", &cap, mbc,
-		   &delay) != 3 || cap > 8 || delay > 65535 || onoff(mbc) < 0)
-		goto out;
-	have = 1;
+	ih_lines_init(&it, text, len);
 	while (ih_next(&it, l)) {
-		if (starts_with(l->s, "prio-pfc "))
-			prio = prio_list(l->s + 9, &pfc, 1, &en) == 0;
-		else if (starts_with(l->s, "requests "))
-			prio_list(l->s + 9, &req, 0, &en);
-		else if (starts_with(l->s, "indications "))
-			prio_list(l->s + 12, &ind, 0, &en);
+		const char *s = ih_skip(l->s);
+
+		while (!l->cut && *s) {
+			char key[16];
+			size_t k = strcspn(s, " \t");
+
+			if (k >= sizeof(key))
+				break;
+			memcpy(key, s, k);
+			key[k] = 0;
+			s = ih_skip(s + k);
+			if (dcb_word(&d, key, &s) < 0)
+				break;
+			s = ih_skip(s);
+		}
 	}
-	if (!have || !prio)
+	if (!d.prio)
 		goto out;
 	buf_addf(&doc, "{ \"ifname\": \"%s\", \"status\": \"ok\", \"pfc\": { "
-		 "\"pfc_cap\": %u, \"pfc_en\": %u, \"mbc\": %d, \"delay\": %u",
-		 arg, cap, en, onoff(mbc), delay);
-	if (req.len > 2 && req.buf[req.len - 1] == ']')
-		buf_addf(&doc, ", \"requests\": %s", req.buf);
-	if (ind.len > 2 && ind.buf[ind.len - 1] == ']')
-		buf_addf(&doc, ", \"indications\": %s", ind.buf);
+		 "\"pfc_en\": %u", arg, d.en);
+	if (d.have_cap)
+		buf_addf(&doc, ", \"pfc_cap\": %u", d.cap);
+	if (d.mbc >= 0)
+		buf_addf(&doc, ", \"mbc\": %d", d.mbc);
+	if (d.have_delay)
+		buf_addf(&doc, ", \"delay\": %u", d.delay);
+	if (d.req.len > 2 && d.req.buf[d.req.len - 1] == ']')
+		buf_addf(&doc, ", \"requests\": %s", d.req.buf);
+	if (d.ind.len > 2 && d.ind.buf[d.ind.len - 1] == ']')
+		buf_addf(&doc, ", \"indications\": %s", d.ind.buf);
 	buf_addstr(&doc, " }, \"errors\": {} }\n");
 	snprintf(p, sizeof(p), "rdma-collect/dcb/%s.json", arg);
 	rc = imp_put(im, p, doc.buf, doc.len, origin, IMP_DERIVED);
 	if (!rc)
 		imp_source(im, "netdev", "partial", "from pasted tool outputs");
 out:
-	buf_release(&req);
-	buf_release(&ind);
-	buf_release(&pfc);
+	buf_release(&d.req);
+	buf_release(&d.ind);
+	buf_release(&d.pfc);
 	buf_release(&doc);
+	free(l);
+	return rc;
+}
+
+/* --- mlnx_qos --- */
+
+/* "enabled     0   0   0   1   0   0   0   0   " (mlnx_qos pretty_print:
+ * the row under "priority    0   1 ...", one 0/1 per priority; "buffer"
+ * rows give the receive buffer of each) -> the bits, or -1 */
+static int prio_row(const char *s, const char *key, int *vals)
+{
+	size_t n = strlen(key);
+	int i;
+
+	s = ih_skip(s);
+	if (strncmp(s, key, n) || (s[n] != ' ' && s[n] != '\t' && s[n] != ':'))
+		return -1;
+	s += n + (s[n] == ':');
+	for (i = 0; i < 8; i++) {
+		s = ih_skip(s);
+		if (!isdigit((unsigned char)*s) || isdigit((unsigned char)s[1]))
+			return -1;
+		vals[i] = *s++ - '0';
+	}
+	return *ih_skip(s) ? -1 : 0;
+}
+
+/* the interface of "mlnx_qos -i IF [--trust dscp ...]": the name's
+ * first word */
+static const char *qos_ifname(struct imp *im, const char *arg,
+			      const char *origin, char *buf, size_t sz)
+{
+	const char *e;
+
+	if (!arg)
+		return ifname_of(im, NULL, origin, "mlnx_qos");
+	e = strstr(arg, "_-");
+	snprintf(buf, sz, "%.*s", (int)(e ? (size_t)(e - arg) : strlen(arg)),
+		 arg);
+	return ifname_ok(buf) ? buf : NULL;
+}
+
+int ih_mlnx_qos(struct imp *im, const char *text, size_t len,
+		const char *origin, const char *arg)
+{
+	struct ih_lines it;
+	struct ih_line *l = malloc(sizeof(*l));
+	char trust[8] = "", ifb[64], p[128], val[256];
+	const char *ifn, *v;
+	int rc = 1, in_pfc = 0, prio = 0, buf[8], have_en = 0,
+	    have_buf = 0, dcbx = -1, i;
+	unsigned mask = 0;
+	long cable = -1;
+	uint64_t u;
+
+	if (!l)
+		return -1;
+	ih_lines_init(&it, text, len);
+	while (ih_next(&it, l)) {
+		const char *s = ih_skip(l->s);
+		int row[8];
+
+		/* a blank line (a web page's paragraphs) ends nothing */
+		if (l->cut || !*s)
+			continue;
+		if ((v = kv(s, "DCBX mode"))) {
+			dcbx = !strcmp(v, "OS controlled") ? 1 :
+			       !strcmp(v, "Firmware controlled") ? 0 : -1;
+		} else if ((v = kv(s, "Priority trust state"))) {
+			if (!strcmp(v, "dscp") || !strcmp(v, "pcp"))
+				snprintf(trust, sizeof(trust), "%s", v);
+		} else if ((v = kv(s, "Cable len"))) {
+			if (!ih_u64(v, 65535, &u))
+				cable = (long)u;
+		} else if (!strcmp(s, "PFC configuration:")) {
+			in_pfc = 1;
+			prio = 0;
+		} else if (in_pfc && !prio) {
+			/* "priority    0   1   2   3   4   5   6   7" */
+			prio = prio_row(s, "priority", row) == 0;
+			for (i = 0; prio && i < 8; i++)
+				prio = row[i] == i;
+			in_pfc = prio;
+		} else if (in_pfc && !prio_row(s, "enabled", row)) {
+			for (i = 0, mask = 0; i < 8 && row[i] <= 1; i++)
+				mask |= (unsigned)row[i] << i;
+			have_en = i == 8;
+		} else if (in_pfc && have_en && !prio_row(s, "buffer", row)) {
+			memcpy(buf, row, sizeof(buf));
+			have_buf = 1;
+			in_pfc = 0;
+		} else {
+			in_pfc = 0;
+		}
+	}
+	if (!have_en || !(ifn = qos_ifname(im, arg, origin, ifb, sizeof(ifb))))
+		goto out;
+	snprintf(p, sizeof(p), "rdma-collect/dcb/%s.json", ifn);
+	snprintf(val, sizeof(val), "{ \"pfc_en\": %u", mask);
+	if (cable >= 0)	/* dcbnl's ieee_pfc delay, as dcb pfc prints it */
+		snprintf(val + strlen(val), sizeof(val) - strlen(val),
+			 ", \"delay\": %ld", cable);
+	strcat(val, " }");
+	rc = ih_json_set(im, p, origin, ifn, "pfc", val);
+	if (!rc && trust[0]) {
+		snprintf(val, sizeof(val), "\"%s\"", trust);
+		rc = ih_json_set(im, p, origin, ifn, "trust", val);
+	}
+	if (!rc && dcbx >= 0)
+		rc = ih_json_set(im, p, origin, ifn, "dcbx_mode",
+				 dcbx ? "\"os\"" : "\"firmware\"");
+	if (!rc && have_buf) {
+		snprintf(val, sizeof(val), "{ \"prio2buffer\": [%d,%d,%d,%d,%d,"
+			 "%d,%d,%d] }", buf[0], buf[1], buf[2], buf[3], buf[4],
+			 buf[5], buf[6], buf[7]);
+		rc = ih_json_set(im, p, origin, ifn, "buffer", val);
+	}
+	if (!rc)
+		imp_source(im, "netdev", "partial", "from pasted tool outputs");
+out:
 	free(l);
 	return rc;
 }

@@ -433,10 +433,39 @@ static int stat_row(const char *s)
 		       strstr(s, "_pause") || strstr(s, "_cnp"));
 }
 
+/* the command line first, without a prompt: "ethtool -S IF | grep x" */
+static int stats_cmd_first(const char *t, size_t n)
+{
+	struct rl r;
+
+	rl_init(&r, t, n);
+	while (rl_next(&r) && !r.s[0])
+		;
+	return starts_with(r.s, "ethtool -S ") ||
+	       starts_with(r.s, "sudo ethtool -S ") ||
+	       starts_with(r.s, "ethtool --statistics ");
+}
+
 static int rec_ethtool_stats(const char *t, size_t n)
 {
 	return line_starts(t, n, "NIC statistics:") ||
-	       count_lines(t, n, stat_row) >= 2;
+	       count_lines(t, n, stat_row) >= 2 ||
+	       (stats_cmd_first(t, n) && count_lines(t, n, stat_row) >= 1);
+}
+
+/* ethtool_stats.pl: "Ethtool(IF) stat: N (N) <= name /sec" */
+static int rate_row(const char *s)
+{
+	const char *e = strstr(s, ") stat: ");
+	size_t n = strlen(s);
+
+	return starts_with(s, "Ethtool(") && e && strstr(e, " <= ") &&
+	       n > 5 && !strcmp(s + n - 5, " /sec");
+}
+
+static int rec_ethtool_rates(const char *t, size_t n)
+{
+	return count_lines(t, n, rate_row) >= 1;
 }
 
 static int rec_ethtool_drvinfo(const char *t, size_t n)
@@ -460,6 +489,29 @@ static int rec_ethtool_link(const char *t, size_t n)
 static int rec_dcb_pfc(const char *t, size_t n)
 {
 	return line_starts(t, n, "pfc-cap ") || line_starts(t, n, "prio-pfc ");
+}
+
+/* mlnx_qos: "PFC configuration:" and its "enabled  0 0 0 1 0 0 0 0" */
+static int qos_enabled_row(const char *s)
+{
+	int i;
+
+	if (!starts_with(s, "enabled"))
+		return 0;
+	s += 7;
+	for (i = 0; i < 8; i++) {
+		s += strspn(s, " \t");
+		if (*s != '0' && *s != '1')
+			return 0;
+		s++;
+	}
+	return 1;
+}
+
+static int rec_mlnx_qos(const char *t, size_t n)
+{
+	return line_starts(t, n, "PFC configuration:") &&
+	       count_lines(t, n, qos_enabled_row) >= 1;
 }
 
 static int ip_row(const char *s)
@@ -680,6 +732,8 @@ const struct imp_reader imp_readers[] = {
 	{ "ethtool -S", "ethtool_-S_*|ethtool_--statistics_*", "netdev",
 	  rec_ethtool_stats, ih_ethtool_stats,
 	  "the output of ethtool -S IFACE, saved as 'ethtool -S IFACE.txt'" },
+	{ "ethtool_stats.pl", "ethtool_stats*", "netdev", rec_ethtool_rates,
+	  ih_ethtool_rates, "the output of ethtool_stats.pl --dev IFACE" },
 	{ "ethtool -i", "ethtool_-i_*|ethtool_--driver_*", "netdev",
 	  rec_ethtool_drvinfo, ih_ethtool_drvinfo,
 	  "the output of ethtool -i IFACE" },
@@ -690,6 +744,8 @@ const struct imp_reader imp_readers[] = {
 	{ "dcb pfc show", "dcb_pfc_show_dev_*|dcb_-s_pfc_show_dev_*|"
 	  "dcb_-statistics_pfc_show_dev_*", "netdev", rec_dcb_pfc, ih_dcb_pfc,
 	  "the output of dcb pfc show dev IFACE" },
+	{ "mlnx_qos", "mlnx_qos_-i_*|mlnx_qos_--interface_*|mlnx_qos", "netdev",
+	  rec_mlnx_qos, ih_mlnx_qos, "the output of mlnx_qos -i IFACE" },
 	{ "ip", "ip_*|ip", "netdev", rec_ip, ih_ip, "the output of ip -d addr" },
 	{ "ulimit -l", "ulimit_-l|ulimit_-Sl|ulimit_-a|ulimit_-Sa|ulimit",
 	  "limits", rec_ulimit, ih_ulimit_soft, "the output of ulimit -a" },

@@ -96,10 +96,12 @@ IMP_PARSER(ih_mst_status);
 IMP_PARSER(ih_nccl_conf);
 IMP_PARSER(ih_attachment);
 IMP_PARSER(ih_ethtool_stats);	/* imp-host-net.c */
+IMP_PARSER(ih_ethtool_rates);
 IMP_PARSER(ih_ethtool_drvinfo);
 IMP_PARSER(ih_ethtool_pause);
 IMP_PARSER(ih_ethtool_link);
 IMP_PARSER(ih_dcb_pfc);
+IMP_PARSER(ih_mlnx_qos);
 IMP_PARSER(ih_ip);
 IMP_PARSER(ibdiag_dbcsv);	/* imp-ibdiag.c */
 IMP_PARSER(ibdiag_log);		/* imp-ibdiag-log.c */

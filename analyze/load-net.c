@@ -1,5 +1,8 @@
 /* load-net: the Ethernet side of RoCE: DCB/PFC per netdev (the `dcb pfc
- * show` equivalent, with the trust mode) and the interface addresses */
+ * show` equivalent, with the trust mode), the interface addresses, and the
+ * per-second counter rates an imported ethtool_stats.pl gave (netdev_stats
+ * source 'ethtool-rate': value is the highest growth per second printed,
+ * interval_ms 1000; the counters' own values were never shown) */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +16,10 @@ int load_net(struct ld *l);
 
 #define DCB_DIR "rdma-collect/dcb"
 
-/* trust: the MLNX_OFED qos/trust file wins; else DSCP APP entries
- * (selector 5, IEEE_8021QAZ_APP_SEL_DSCP) mean dscp, else pcp */
+/* trust: the MLNX_OFED qos/trust file wins, then what mlnx_qos printed
+ * ("trust"); else DSCP APP entries (selector 5, IEEE_8021QAZ_APP_SEL_DSCP)
+ * mean dscp, and none pcp; without the APP table (dcb pfc show alone)
+ * the trust is not known: NULL */
 static const char *trust_of(struct ld *l, const char *ifn, const struct jv *d)
 {
 	char p[PATH_MAX], line[128];
@@ -28,6 +33,11 @@ static const char *trust_of(struct ld *l, const char *ifn, const struct jv *d)
 		if (strstr(line, "pcp"))
 			return "pcp";
 	}
+	if (jstr(d, "trust") && (!strcmp(jstr(d, "trust"), "dscp") ||
+				 !strcmp(jstr(d, "trust"), "pcp")))
+		return jstr(d, "trust");
+	if (!apps)
+		return NULL;
 	for (i = 0; i < jlen(apps); i++)
 		if (jint(jat(apps, i), "selector", -1) == 5)
 			return "dscp";
@@ -91,6 +101,40 @@ static int addresses(struct ld *l)
 	return rc;
 }
 
+static int rates_one(struct ld *l, const char *file)
+{
+	char p[PATH_MAX], ifn[64];
+	const struct jv *a;
+	const char *d;
+	struct jv *e;
+	size_t n = strlen(file), i, len;
+	int rc = 0;
+
+	if (n <= 5 || n - 5 >= sizeof(ifn) || strcmp(file + n - 5, ".json"))
+		return 0;
+	snprintf(ifn, sizeof(ifn), "%.*s", (int)(n - 5), file);
+	snprintf(p, sizeof(p), "rdma-collect/ethtool/%s", file);
+	/* only an import of ethtool_stats.pl has them: the collector's
+	 * files are not parsed a second time */
+	if (!(d = br_data(l->b, p, &len)) || !memmem(d, len, "\"rates\"", 7) ||
+	    !(e = br_json(l->b, p)))
+		return 0;
+	a = jget(e, "rates");
+	for (i = 0; i < jlen(a) && !rc; i++) {
+		const struct jv *r = jat(a, i);
+		int64_t v = jint(jat(r, 1), NULL, -1);
+
+		if (!jstr(jat(r, 0), NULL) || v < 0)
+			continue;
+		rc = ld_exec(l, "INSERT OR REPLACE INTO netdev_stats (bundle_id, "
+			     "netdev, source, name, value, value2, interval_ms) "
+			     "VALUES (?, ?, 'ethtool-rate', ?, ?, NULL, 1000)",
+			     "issi", l->bid, ifn, jstr(jat(r, 0), NULL), v);
+	}
+	jfree(e);
+	return rc;
+}
+
 int load_net(struct ld *l)
 {
 	const char **names;
@@ -100,6 +144,10 @@ int load_net(struct ld *l)
 	n = br_list(l->b, DCB_DIR, &names);
 	for (i = 0; i < n && !rc; i++)
 		rc = pfc_one(l, names[i]);
+	free(names);
+	n = br_list(l->b, "rdma-collect/ethtool", &names);
+	for (i = 0; i < n && !rc; i++)
+		rc = rates_one(l, names[i]);
 	free(names);
 	return rc ? rc : addresses(l);
 }

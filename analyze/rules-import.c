@@ -54,9 +54,16 @@ static const struct imp_need needs[] = {
 	     "bundle_id FROM netdev_stats WHERE lower(name) GLOB '[rt]x_*cnp*'",
 	     "RDMA hw_counters", "copies of sys/class/infiniband/*/ports/*/"
 	     "hw_counters carry them"),
+	/* ethtool_stats.pl's rates are measured already */
 	NEED("CNP_HEAVY PAUSE_HEAVY",
-	     "SELECT id FROM bundles WHERE uptime_s > 0 OR sample_s > 0",
+	     "SELECT id FROM bundles WHERE uptime_s > 0 OR sample_s > 0 "
+	     "UNION SELECT bundle_id FROM netdev_stats WHERE source = "
+	     "'ethtool-rate'",
 	     "uptime to measure the counters against", "uptime, /proc/uptime"),
+	/* counters do not say which priorities have PFC: an ethtool -S
+	 * without rx_prio<N>_pause lines may be a grep that hid them */
+	NEED("PFC_DISABLED", "SELECT bundle_id FROM pfc",
+	     "PFC configuration", "dcb pfc show dev IFACE, mlnx_qos -i IFACE"),
 	NEED("IOMMU_TRANSLATING",
 	     "SELECT bundle_id FROM iommu_groups UNION SELECT bundle_id FROM "
 	     "facts WHERE key = 'iommu_units'",

@@ -1,6 +1,7 @@
 /* view-dcb: `dcb [-s] pfc show dev IFACE` as iproute2's dcb/dcb_pfc.c
  * prints it (each line ends in a space, as print_*() leave it), from the
- * stored rdma-collect/dcb/<if>.json */
+ * stored rdma-collect/dcb/<if>.json; a value the evidence lacks (an
+ * imported mlnx_qos has no pfc-cap) is left out, not made up */
 #include <stdio.h>
 #include <string.h>
 
@@ -45,9 +46,16 @@ int view_dcb(const struct bundle_r *b, int argc, char **argv, FILE *out)
 			   jstr(d, "status") ? jstr(d, "status") : "?");
 		goto out;
 	}
-	fprintf(out, "pfc-cap %d macsec-bypass %s delay %d \n",
-		(int)jint(pfc, "pfc_cap", 0), jint(pfc, "mbc", 0) ? "on" : "off",
-		(int)jint(pfc, "delay", 0));
+	/* what mlnx_qos -i gave has no pfc-cap nor macsec-bypass: only
+	 * what the evidence holds is printed */
+	if (jget(pfc, "pfc_cap"))
+		fprintf(out, "pfc-cap %d ", (int)jint(pfc, "pfc_cap", 0));
+	if (jget(pfc, "mbc"))
+		fprintf(out, "macsec-bypass %s ", jint(pfc, "mbc", 0) ? "on" : "off");
+	if (jget(pfc, "delay"))
+		fprintf(out, "delay %d ", (int)jint(pfc, "delay", 0));
+	if (jget(pfc, "pfc_cap") || jget(pfc, "mbc") || jget(pfc, "delay"))
+		fputc('\n', out);
 	en = jint(pfc, "pfc_en", 0);
 	fprintf(out, "prio-pfc ");
 	for (i = 0; i < 8; i++)

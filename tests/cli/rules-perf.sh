@@ -163,3 +163,31 @@ check_eq "rxe: RX_BUFFER_DROPS skipped (no mlx5 device), not passed" \
 import json, sys
 d = json.load(sys.stdin)
 print([x["reason"][:14] for n in d["nodes"] for x in n["skipped"] if x["rule"] == "RX_BUFFER_DROPS"])')" "['no mlx5 device']"
+
+# --- ethtool_stats.pl's per-second rates (netdev_stats 'ethtool-rate'),
+# written here in its format: judged as growth over a 1 s sample, with no
+# uptime; two rounds, the highest rate kept; a wrapped line joined; a
+# line whose two numbers disagree and a negative rate left out
+mkdir -p rates
+cat >rates/ethtool_stats.txt <<'R'
+Show adapter(s) (ens1f0np0) statistics (ONLY that changed!)
+Ethtool(ens1f0np0) stat:       100000 (        100,000) <= rx_prio3_pause_duration /sec
+Ethtool(ens1f0np0) stat:         5000 (          5,000) <= rx_cnp_pkts /sec
+
+Show adapter(s) (ens1f0np0) statistics (ONLY that changed!)
+Ethtool(ens1f0np0) stat:       300000 (        300,000) <= 
+rx_prio3_pause_duration /sec
+Ethtool(ens1f0np0) stat:        20000 (         20,000) <= rx_cnp_pkts /sec
+Ethtool(ens1f0np0) stat:            1 (              1) <= tx_pause_storm_warning_events /sec
+Ethtool(ens1f0np0) stat:          999 (          1,000) <= rx_discards_phy /sec
+Ethtool(ens1f0np0) stat:          -20 (            -20) <= rx_out_of_buffer /sec
+R
+check_eq "rates: PAUSE_HEAVY from rx_prio3_pause_duration 300000 us/s (30%)" \
+	"$(sev rates PAUSE_HEAVY ens1f0np0)" warning
+check "rates: ... the highest round, said to be ethtool_stats.pl's" sh -c \
+	"echo '$(summary rates PAUSE_HEAVY ens1f0np0)' | grep -q '30.0% of a second at most (ethtool_stats.pl'"
+check_eq "rates: CNP_HEAVY from rx_cnp_pkts 20000/s" "$(sev rates CNP_HEAVY ens1f0np0)" warning
+check_eq "rates: PAUSE_STORM from the warning events growing" \
+	"$(sev rates PAUSE_STORM ens1f0np0)" critical
+check_eq "rates: a line whose numbers disagree and a negative rate are not drops" \
+	"$(sev rates RX_BUFFER_DROPS ens1f0np0)" none
