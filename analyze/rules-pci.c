@@ -173,7 +173,21 @@ const struct rule rules_pci[] = {
 		       "FROM btw b JOIN pci_acs x ON x.bundle_id = b.bundle_id AND "
 		       "x.addr = b.addr JOIN pci_functions f ON f.bundle_id = "
 		       "b.bundle_id AND f.addr = b.addr WHERE x.ctrl & 13 <> 0 "
-		       "GROUP BY b.bundle_id, b.addr",
+		       "GROUP BY b.bundle_id, b.addr "
+		       /* an import's ACSCtl lines without their functions
+		        * (lspci -vvv | grep ACSCtl): redirect is on
+		        * somewhere, where is not known: a warning */
+		       "UNION ALL SELECT o.bundle_id, 'pci', o.value || ' of ' || "
+		       "n.value || ' ACSCtl lines redirect or validate "
+		       "(SrcValid+, ReqRedir+ or CmpltRedir+), but lspci was "
+		       "filtered to those lines: which bridges they are, and "
+		       "whether one lies between a GPU and an HCA, is not known', "
+		       "o.path || char(9) || o.value || ' of ' || n.value || "
+		       "' ACSCtl lines with SrcValid+, ReqRedir+ or CmpltRedir+', 1 "
+		       "FROM facts o JOIN todo_rule t ON t.bundle_id = o.bundle_id "
+		       "JOIN facts n ON n.bundle_id = o.bundle_id AND n.key = "
+		       "'acsctl_unplaced' WHERE o.key = 'acsctl_unplaced_on' AND "
+		       "CAST(o.value AS INTEGER) > 0",
 	},
 	{
 		.id = "IOMMU_TRANSLATING",
