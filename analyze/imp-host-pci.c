@@ -1068,6 +1068,13 @@ static int emit_loose(struct imp *im, const struct loose *lo,
 	return rc;
 }
 
+static void note_left_out(struct imp *im, const char *origin, int skipped)
+{
+	if (skipped)
+		imp_note(im, "%s: %d lines that are not lspci's left out",
+			 origin, skipped);
+}
+
 /* lspci -t's "-[0000:00]-+-00.0": a tree, not -vvv (not read) */
 static int is_tree(const char *text, size_t len)
 {
@@ -1127,9 +1134,9 @@ int ih_lspci(struct imp *im, const char *text, size_t len,
 				/* lspci's own warnings first ("lspci: Unable
 				 * to load libkmod resources"), a prompt or a
 				 * heading: a few lines are let go */
-				if (!n && ++lead > 5)
+				if (!n && !lo->n && ++lead > 5)
 					goto out;	/* not lspci */
-				if (!n)
+				if (!n && !lo->n)
 					continue;
 				skipped++;
 				cur = R_NONE;
@@ -1145,6 +1152,8 @@ int ih_lspci(struct imp *im, const char *text, size_t len,
 	if (!n) {
 		if (lo->n)
 			rc = emit_loose(im, lo, origin);
+		if (lo->n && !rc)
+			note_left_out(im, origin, skipped);
 		goto out;
 	}
 	for (i = 0; i < n; i++)
@@ -1155,9 +1164,8 @@ int ih_lspci(struct imp *im, const char *text, size_t len,
 	rc = 0;
 	for (i = 0; i < n && !rc; i++)
 		rc = emit_fn(im, v, i, origin, cfg);
-	if (!rc && skipped)
-		imp_note(im, "%s: %d lines that are not lspci's left out",
-			 origin, skipped);
+	if (!rc)
+		note_left_out(im, origin, skipped);
 	if (!rc)
 		imp_source(im, "pci", "ok", "");
 out:
