@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "imp-host.h"
 #include "pciids.h"
 #include "pcicfg.h"
@@ -60,6 +61,7 @@ struct fn {
 	int has_lnkcap, has_lnksta, has_link2;
 	int acs;		/* index in ext, -1 */
 	uint16_t acs_cap, acs_ctl;
+	int acs_shown;		/* an ACSCtl line was read (-vv and root) */
 	unsigned char *hex;	/* CFG_EXT bytes when a dump was given */
 	size_t hexlen;
 };
@@ -521,6 +523,7 @@ static void reg_text(struct fn *f, enum reg r, const char *s)
 		v = f->acs_ctl;
 		parse_flags(r, s, &v);
 		f->acs_ctl = (uint16_t)v;
+		f->acs_shown = 1;
 		break;
 	case R_CONTROL:
 		v = f->command;
@@ -762,6 +765,12 @@ static size_t synthesize(const struct fn *f, unsigned char *c)
 		const struct cap *x = &f->ext[i];
 		uint32_t next = i + 1 < f->next_ ? f->ext[i + 1].off : 0;
 
+		/* ACS named without its registers (lspci -v, or cut):
+		 * a Null capability, not a control of 0 nobody read */
+		if (i == f->acs && !f->acs_shown) {
+			put32(c, x->off, next << 20);
+			continue;
+		}
 		put32(c, x->off, x->id | x->ver << 16 | next << 20);
 		if (i == f->acs && x->off + 8 <= CFG_EXT) {
 			put16(c, x->off + 4, f->acs_cap);
@@ -1000,6 +1009,72 @@ static int emit_fn(struct imp *im, const struct fn *v, int i,
 	return rc;
 }
 
+/* ACSCtl lines with no function above them: `lspci -vvv | grep ACSCtl`
+ * (a NCCL troubleshooting step).  Each is one function's ACS control, but
+ * not which function: kept as lines, in lspci's own words, at
+ * rdma-collect/import/acsctl.txt (load-pci.c counts them) */
+#define MAX_LOOSE 4096
+
+struct loose {
+	uint16_t ctl[MAX_LOOSE];
+	int n, lost;
+};
+
+static int loose_acs(struct loose *lo, const char *line)
+{
+	const char *s = ih_skip(line);
+	uint32_t v = 0;
+
+	if (!starts_with(s, "ACSCtl:"))
+		return 0;
+	if (lo->n == MAX_LOOSE) {
+		lo->lost++;
+		return 1;
+	}
+	parse_flags(R_ACSCTL, s + 7, &v);
+	lo->ctl[lo->n++] = (uint16_t)v;
+	return 1;
+}
+
+static int emit_loose(struct imp *im, const struct loose *lo,
+		      const char *origin)
+{
+	static const char *const names[] = { "SrcValid", "TransBlk",
+		"ReqRedir", "CmpltRedir", "UpstreamFwd", "EgressCtrl",
+		"DirectTrans" };
+	struct buf b = BUF_INIT;
+	int i, k, rc;
+
+	for (i = 0; i < lo->n; i++) {
+		buf_addstr(&b, "ACSCtl:");
+		for (k = 0; k < (int)ARRAY_SIZE(names); k++)
+			buf_addf(&b, "%c%s%c", k ? ' ' : '\t', names[k],
+				 lo->ctl[i] & (1u << k) ? '+' : '-');
+		buf_addstr(&b, "\n");
+	}
+	rc = imp_put(im, "rdma-collect/import/acsctl.txt", b.buf, b.len, origin,
+		     IMP_DERIVED);
+	buf_release(&b);
+	if (!rc && lo->lost)
+		imp_dropped(im, "%s: %d ACSCtl lines past the first %d left out",
+			    origin, lo->lost, MAX_LOOSE);
+	if (!rc)
+		imp_note(im, "%s: %d ACSCtl lines without their functions "
+			 "(lspci -vvv | grep ACSCtl): no function, link or "
+			 "topology is known", origin, lo->n);
+	if (!rc)
+		imp_source(im, "pci", "partial", "lspci's ACSCtl lines only: "
+			   "which functions they belong to is not known");
+	return rc;
+}
+
+static void note_left_out(struct imp *im, const char *origin, int skipped)
+{
+	if (skipped)
+		imp_note(im, "%s: %d lines that are not lspci's left out",
+			 origin, skipped);
+}
+
 /* lspci -t's "-[0000:00]-+-00.0": a tree, not -vvv (not read) */
 static int is_tree(const char *text, size_t len)
 {
@@ -1018,11 +1093,12 @@ int ih_lspci(struct imp *im, const char *text, size_t len,
 	struct ih_line *l = malloc(sizeof(*l));
 	struct fn *v = calloc(MAX_FUNCS, sizeof(*v));
 	unsigned char *cfg = malloc(CFG_EXT);
+	struct loose *lo = calloc(1, sizeof(*lo));
 	enum reg cur = R_NONE;
 	int n = 0, i, rc = 1, skipped = 0, lead = 0;
 
 	(void)arg;
-	if (!l || !v || !cfg) {
+	if (!l || !v || !cfg || !lo) {
 		rc = -1;
 		goto out;
 	}
@@ -1034,6 +1110,8 @@ int ih_lspci(struct imp *im, const char *text, size_t len,
 		int h;
 
 		if (!l->len)
+			continue;
+		if (!n && loose_acs(lo, l->s))
 			continue;
 		if (l->s[0] != ' ' && l->s[0] != '\t') {
 			if (n && (h = hex_line(l->s, &v[n - 1])) != -1) {
@@ -1056,9 +1134,9 @@ int ih_lspci(struct imp *im, const char *text, size_t len,
 				/* lspci's own warnings first ("lspci: Unable
 				 * to load libkmod resources"), a prompt or a
 				 * heading: a few lines are let go */
-				if (!n && ++lead > 5)
+				if (!n && !lo->n && ++lead > 5)
 					goto out;	/* not lspci */
-				if (!n)
+				if (!n && !lo->n)
 					continue;
 				skipped++;
 				cur = R_NONE;
@@ -1071,8 +1149,13 @@ int ih_lspci(struct imp *im, const char *text, size_t len,
 		if (n && !l->cut)
 			attr_line(&v[n - 1], l->s, &cur);
 	}
-	if (!n)
+	if (!n) {
+		if (lo->n)
+			rc = emit_loose(im, lo, origin);
+		if (lo->n && !rc)
+			note_left_out(im, origin, skipped);
 		goto out;
+	}
 	for (i = 0; i < n; i++)
 		from_dump(&v[i]);
 	if (tree(v, n))
@@ -1081,14 +1164,14 @@ int ih_lspci(struct imp *im, const char *text, size_t len,
 	rc = 0;
 	for (i = 0; i < n && !rc; i++)
 		rc = emit_fn(im, v, i, origin, cfg);
-	if (!rc && skipped)
-		imp_note(im, "%s: %d lines that are not lspci's left out",
-			 origin, skipped);
+	if (!rc)
+		note_left_out(im, origin, skipped);
 	if (!rc)
 		imp_source(im, "pci", "ok", "");
 out:
 	for (i = 0; v && i < n; i++)
 		free(v[i].hex);
+	free(lo);
 	free(cfg);
 	free(v);
 	free(l);

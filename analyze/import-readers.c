@@ -351,13 +351,37 @@ static int bdf_head(const char *s)
 	       s[2] == ':' && s[5] == '.';
 }
 
+/* -n's device line: "04:00.0 0200: 15b3:101d", the class and ids alone */
+static int bdf_numeric(const char *s)
+{
+	const char *p = strchr(s, ' ');
+	unsigned c, v, d;
+	char sp;
+
+	return bdf_head(s) && p &&
+	       sscanf(p + 1, "%4x: %4x:%4x%c", &c, &v, &d, &sp) >= 3 &&
+	       strlen(p + 1) >= 15 && p[5] == ':' && p[11] == ':';
+}
+
+/* "ACSCtl:\tSrcValid- TransBlk- ..." as lspci -vvv prints it */
+static int acsctl_line(const char *s)
+{
+	return starts_with(s, "ACSCtl:") && strstr(s, "SrcValid") &&
+	       strstr(s, "ReqRedir");
+}
+
+/* lspci -v/-vv/-vvv, named or numeric (-n), whole or cut ("...." for
+ * what the poster left out), or only its ACSCtl lines (| grep ACSCtl) */
 static int rec_lspci(const char *t, size_t n)
 {
-	return count_lines(t, n, bdf_head) >= 1 &&
-	       (has(t, n, "LnkSta:") || has(t, n, "Mellanox") ||
-		has(t, n, "Ethernet controller") ||
-		has(t, n, "Infiniband controller") ||
-		has(t, n, "Network controller"));
+	if (count_lines(t, n, bdf_head) < 1)
+		return count_lines(t, n, acsctl_line) >= 1;
+	return has(t, n, "LnkSta:") || has(t, n, "Mellanox") ||
+	       has(t, n, "Ethernet controller") ||
+	       has(t, n, "Infiniband controller") ||
+	       has(t, n, "Network controller") ||
+	       has(t, n, "\tCapabilities: [") || has(t, n, "ACSCtl:") ||
+	       count_lines(t, n, bdf_numeric) >= 1;
 }
 
 static int mod_row(const char *s)

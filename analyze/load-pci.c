@@ -3,7 +3,8 @@
  * sysfs path), driver, NUMA node, IOMMU group, the sysfs link strings and
  * the config space decoded by pcicfg (LnkCap, LnkSta, ACS); the IOMMU
  * groups' domain types, the IOMMU units and the command line's passthrough
- * setting (facts iommu_units, iommu_passthrough) */
+ * setting (facts iommu_units, iommu_passthrough); an import's ACSCtl
+ * lines without their functions (facts acsctl_unplaced, _on) */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,6 +302,39 @@ static int iommu_facts(struct ld *l)
 	return 0;
 }
 
+/* an import's ACSCtl lines without their functions (imp-host-pci.c):
+ * how many, and how many redirect or validate (SrcValid, ReqRedir,
+ * CmpltRedir: the bits ACS_ENABLED judges) */
+static int loose_acs(struct ld *l)
+{
+	static const char p[] = "rdma-collect/import/acsctl.txt";
+	const char *data, *s, *e, *end;
+	char line[256], nb[24], ob[24];
+	size_t len = 0;
+	long n = 0, on = 0;
+
+	data = br_data(l->b, p, &len);
+	if (!data)
+		return 0;
+	for (s = data, end = data + len; s < end; s = e + 1) {
+		e = memchr(s, '\n', (size_t)(end - s));
+		if (!e)
+			e = end;
+		snprintf(line, sizeof(line), "%.*s", (int)(e - s), s);
+		if (!starts_with(line, "ACSCtl:"))
+			continue;
+		n++;
+		on += strstr(line, "SrcValid+") || strstr(line, "ReqRedir+") ||
+		      strstr(line, "CmpltRedir+");
+	}
+	snprintf(nb, sizeof(nb), "%ld", n);
+	snprintf(ob, sizeof(ob), "%ld", on);
+	if (ld_fact(l, "acsctl_unplaced", nb, p) < 0 ||
+	    ld_fact(l, "acsctl_unplaced_on", ob, p) < 0)
+		return -1;
+	return 0;
+}
+
 int load_pci(struct ld *l)
 {
 	const char **names;
@@ -313,5 +347,7 @@ int load_pci(struct ld *l)
 	free(names);
 	if (!rc)
 		rc = iommu_facts(l);
+	if (!rc)
+		rc = loose_acs(l);
 	return rc;
 }

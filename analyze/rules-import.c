@@ -66,9 +66,28 @@ static const struct imp_need needs[] = {
 	     "PFC configuration", "dcb pfc show dev IFACE, mlnx_qos -i IFACE"),
 	NEED("IOMMU_TRANSLATING",
 	     "SELECT bundle_id FROM iommu_groups UNION SELECT bundle_id FROM "
-	     "facts WHERE key = 'iommu_units'",
+	     "facts WHERE key = 'iommu_units' UNION SELECT bundle_id FROM "
+	     "klog WHERE text LIKE 'iommu: Default domain type: %'",
 	     "IOMMU state", "copies of sys/class/iommu and "
-	     "sys/kernel/iommu_groups/*/type carry it"),
+	     "sys/kernel/iommu_groups/*/type, or dmesg from boot ('iommu: "
+	     "Default domain type', 'Adding to iommu group') carry it"),
+	/* lspci -v shows no Lnk* line, lspci -vv without root no register:
+	 * the link state is the registers, the sysfs link files or mlx5's
+	 * own probe line */
+	NEED("PCIE_LINK_DEGRADED",
+	     "SELECT bundle_id FROM pci_functions WHERE lnksta_width > 0 OR "
+	     "cur_link_width > 0 UNION SELECT bundle_id FROM klog WHERE text "
+	     "LIKE '%available PCIe bandwidth%'", "PCIe link state",
+	     "lspci -vv as root, copies of sys/bus/pci/devices/*/"
+	     "current_link_*, or mlx5_core's 'available PCIe bandwidth' "
+	     "line of dmesg carry it"),
+	/* lspci -vv as root prints every ACS capability's ACSCtl: with
+	 * link registers read and no ACS row, the functions have none */
+	NEED("ACS_ENABLED",
+	     "SELECT bundle_id FROM pci_acs UNION SELECT bundle_id FROM "
+	     "pci_functions WHERE lnkcap_width > 0 UNION SELECT bundle_id "
+	     "FROM facts WHERE key = 'acsctl_unplaced'", "ACS state",
+	     "lspci -vvv as root (its ACSCtl lines) carries it"),
 	NEED("SM_NOT_MASTER", "SELECT bundle_id FROM mad_sminfo", "SMInfo",
 	     "sminfo"),
 	/* a perfquery feeds the mad source too, yet says nothing of the SM */

@@ -31,6 +31,20 @@
 	"FROM pci_functions g WHERE g.bundle_id = f.bundle_id AND g.vendor = " \
 	"0x15b3))))"
 
+/* the bundle file a klog row k came from */
+#define KLOG_PATH(k) "CASE WHEN " k ".seq IS NULL THEN " \
+	"'rdma-collect/klog/syslog.txt' ELSE 'rdma-collect/klog/kmsg.txt' END"
+
+/* the HCA functions of bundle B: the pci source's, those the kernel
+ * log's mlx5_core/mlx4_core lines name, and those the PCI core's
+ * enumeration line shows a Mellanox network function ("pci 0000:01:00.0:
+ * [15b3:1007] type 00 class 0x020000": load-pci.c's kind 'hca') */
+#define HCA_ADDRS(B) "SELECT k.device FROM klog k WHERE k.bundle_id = " B \
+	" AND k.device IS NOT NULL AND (k.text LIKE 'mlx5!_core %' ESCAPE " \
+	"'!' OR k.text LIKE 'mlx4!_core %' ESCAPE '!' OR k.text LIKE 'pci " \
+	"%: [15b3:%] type 00 class 0x02%') UNION SELECT h.addr FROM " \
+	"pci_functions h WHERE h.bundle_id = " B " AND h.kind = 'hca'"
+
 /* lspci's link_speed() text of a GT/s value */
 #define GTS(x) "(CASE WHEN " x " > 0 THEN printf('%g', " x ") || 'GT/s' " \
 	"ELSE 'unknown' END)"
@@ -51,9 +65,9 @@ const struct rule rules_pci[] = {
 		.layer = "hca",
 		.severity = SEV_CRITICAL,
 		.title = "PCIe link of an HCA (or a bridge on its path) below its capability",
-		.needs = "pci",
+		.needs = "pci|klog",
 		.mlx5_only = "the HCAs' PCI functions, which the pci source collects for NVIDIA/Mellanox adapters only",
-		.evidence = "sys/devices/.../<bdf>/config (LnkCap, LnkSta), current_link_{speed,width}, max_link_{speed,width}; kernel log 'PCIe bandwidth ... limited by' (NVIDIA/Mellanox HCAs only: skipped on a node without one)",
+		.evidence = "sys/devices/.../<bdf>/config (LnkCap, LnkSta), current_link_{speed,width}, max_link_{speed,width}; kernel log 'PCIe bandwidth ... limited by' of an HCA function (not 'limited by Unknown x0': no link registers to read, as on s390 or in some VMs) (NVIDIA/Mellanox HCAs only: skipped on a node without one)",
 		.remediation = "The HCA trained below its PCIe speed or width: reseat the card (or move it to a slot wired for the full width and generation), check riser cables and retimers, set the slot's link speed in the BIOS to Auto/Gen5 and update the BIOS and HCA firmware; `lspci -vvv -s <bdf>` shows LnkCap and LnkSta, and the mlx5_core probe line 'available PCIe bandwidth, limited by ... at <bdf>' names the narrowest link.",
 		/* a link is judged at its upstream-facing end (endpoint,
 		 * switch upstream port), as lspci's "(downgraded)": a root
@@ -106,12 +120,15 @@ const struct rule rules_pci[] = {
 		       /* the mlx5 probe line, for HCAs not already named */
 		       "UNION ALL SELECT k.bundle_id, k.device, "
 		       "'kernel log: ' || k.text, "
-		       "CASE WHEN k.seq IS NULL THEN 'rdma-collect/klog/syslog.txt' "
-		       "ELSE 'rdma-collect/klog/kmsg.txt' END || char(9) || k.text, "
+		       KLOG_PATH("k") " || char(9) || k.text, "
 		       "NULL "
 		       "FROM klog k JOIN todo_rule t ON t.bundle_id = k.bundle_id "
 		       "WHERE k.category = 'pcie_bw' AND k.text LIKE "
 		       "'%PCIe bandwidth, limited by%' AND k.device IS NOT NULL "
+		       /* "limited by Unknown x0": no link registers to read
+		        * (s390's zPCI, some VMs), not a slow link */
+		       "AND k.text NOT LIKE '%limited by Unknown%' AND k.device "
+		       "IN (" HCA_ADDRS("k.bundle_id") ") "
 		       "AND k.rowid = (SELECT max(k2.rowid) FROM klog k2 WHERE "
 		       "k2.bundle_id = k.bundle_id AND k2.device = k.device AND "
 		       "k2.category = 'pcie_bw' AND k2.text LIKE "
@@ -131,7 +148,7 @@ const struct rule rules_pci[] = {
 		.title = "ACS redirect or source validation on a PCIe bridge between a GPU and an HCA",
 		.needs = "pci",
 		.mlx5_only = "the HCAs' PCI functions, which the pci source collects for NVIDIA/Mellanox adapters only",
-		.evidence = "sys/devices/.../<bdf>/config ACS extended capability (ACSCtl) of the bridges between each HCA and GPU below a common bridge (NVIDIA/Mellanox HCAs only: skipped on a node without one)",
+		.evidence = "sys/devices/.../<bdf>/config ACS extended capability (ACSCtl) of the bridges between each HCA and GPU below a common bridge; an import's ACSCtl lines without their functions (lspci -vvv | grep ACSCtl, rdma-collect/import/acsctl.txt): a warning when some redirect, where is not known (NVIDIA/Mellanox HCAs only: skipped on a node without one)",
 		.remediation = "ACS P2P redirect sends GPUDirect RDMA traffic up to the root complex (and through the IOMMU) instead of across the switch: disable ACS in the BIOS (often 'ACS Control' / 'PCIe ACS' under the chipset or PCIe settings), or clear ACSCtl on the switch ports at boot (`setpci -s <bdf> ECAP_ACS+0x6.w=0000`, as NVIDIA's GPUDirect guides do); on a bare-metal node with no VMs the IOMMU groups then merge, which is expected.",
 		/* the ancestors of every HCA and GPU; for each pair below a
 		 * common bridge, the bridges strictly below that bridge on
@@ -173,16 +190,30 @@ const struct rule rules_pci[] = {
 		       "FROM btw b JOIN pci_acs x ON x.bundle_id = b.bundle_id AND "
 		       "x.addr = b.addr JOIN pci_functions f ON f.bundle_id = "
 		       "b.bundle_id AND f.addr = b.addr WHERE x.ctrl & 13 <> 0 "
-		       "GROUP BY b.bundle_id, b.addr",
+		       "GROUP BY b.bundle_id, b.addr "
+		       /* an import's ACSCtl lines without their functions
+		        * (lspci -vvv | grep ACSCtl): redirect is on
+		        * somewhere, where is not known: a warning */
+		       "UNION ALL SELECT o.bundle_id, 'pci', o.value || ' of ' || "
+		       "n.value || ' ACSCtl lines redirect or validate "
+		       "(SrcValid+, ReqRedir+ or CmpltRedir+), but lspci was "
+		       "filtered to those lines: which bridges they are, and "
+		       "whether one lies between a GPU and an HCA, is not known', "
+		       "o.path || char(9) || o.value || ' of ' || n.value || "
+		       "' ACSCtl lines with SrcValid+, ReqRedir+ or CmpltRedir+', 1 "
+		       "FROM facts o JOIN todo_rule t ON t.bundle_id = o.bundle_id "
+		       "JOIN facts n ON n.bundle_id = o.bundle_id AND n.key = "
+		       "'acsctl_unplaced' WHERE o.key = 'acsctl_unplaced_on' AND "
+		       "CAST(o.value AS INTEGER) > 0",
 	},
 	{
 		.id = "IOMMU_TRANSLATING",
 		.layer = "app",
 		.severity = SEV_WARNING,
 		.title = "the IOMMU translates DMA on a node with HCAs",
-		.needs = "pci",
+		.needs = "pci|klog",
 		.mlx5_only = "the HCAs' PCI functions, which the pci source collects for NVIDIA/Mellanox adapters only",
-		.evidence = "sys/kernel/iommu_groups/<N>/type of the HCAs' groups; else sys/class/iommu and proc/cmdline (iommu=pt, iommu.passthrough=, last wins) (NVIDIA/Mellanox HCAs only: skipped on a node without one)",
+		.evidence = "sys/kernel/iommu_groups/<N>/type of the HCAs' groups; else sys/class/iommu and proc/cmdline (iommu=pt, iommu.passthrough=, last wins); else the kernel log: the last 'iommu: Default domain type: Translated' with an HCA function's 'Adding to iommu group' line (NVIDIA/Mellanox HCAs only: skipped on a node without one)",
 		.remediation = "Boot with the IOMMU in passthrough for host DMA: add `iommu=pt` (x86) or `iommu.passthrough=1` to the kernel command line (GRUB_CMDLINE_LINUX, then update-grub and reboot), keeping intel_iommu=on if VFIO is needed; translated DMA costs IOTLB misses and can break GPUDirect RDMA peer mappings.",
 		/* the groups' default domain is what the kernel does; the
 		 * command line is only read when no HCA group was seen */
@@ -211,7 +242,31 @@ const struct rule rules_pci[] = {
 		       "h.kind = 'hca') AND NOT EXISTS (SELECT 1 FROM "
 		       "pci_functions h JOIN iommu_groups g ON g.bundle_id = "
 		       "h.bundle_id AND g.grp = h.iommu_group WHERE h.bundle_id = "
-		       "u.bundle_id AND h.kind = 'hca' AND g.type IS NOT NULL)",
+		       "u.bundle_id AND h.kind = 'hca' AND g.type IS NOT NULL) "
+		       /* the kernel's own word (iommu_subsys_init), printed
+		        * with or without IOMMU hardware: translation only
+		        * with an HCA function put in an IOMMU group */
+		       "UNION ALL SELECT d.bundle_id, 'iommu', 'the kernel log "
+		       "says DMA is translated (' || d.text || ') and puts HCA "
+		       "function(s) ' || replace(group_concat(DISTINCT a.device), ',', "
+		       "', ') || ' in "
+		       "IOMMU groups', " KLOG_PATH("d") " || char(9) || d.text || "
+		       "char(10) || group_concat(" KLOG_PATH("a") " || char(9) || "
+		       "a.text, char(10)), NULL FROM klog d JOIN todo_rule t ON "
+		       "t.bundle_id = d.bundle_id JOIN klog a ON a.bundle_id = "
+		       "d.bundle_id AND (a.text LIKE '%: Adding to iommu group %' "
+		       "OR a.text LIKE 'iommu: Adding device % to group %') AND "
+		       "a.device IN (" HCA_ADDRS("d.bundle_id") ") WHERE "
+		       "d.text LIKE 'iommu: Default domain type: Translated%' AND "
+		       "d.rowid = (SELECT max(x.rowid) FROM klog x WHERE "
+		       "x.bundle_id = d.bundle_id AND x.text LIKE 'iommu: Default "
+		       "domain type: %') AND NOT EXISTS (SELECT 1 FROM facts u "
+		       "WHERE u.bundle_id = d.bundle_id AND u.key = "
+		       "'iommu_units') AND NOT EXISTS (SELECT 1 FROM "
+		       "pci_functions h JOIN iommu_groups g ON g.bundle_id = "
+		       "h.bundle_id AND g.grp = h.iommu_group WHERE h.bundle_id = "
+		       "d.bundle_id AND h.kind = 'hca' AND g.type IS NOT NULL) "
+		       "GROUP BY d.bundle_id",
 	},
 	{
 		.id = "HCA_MISSING",

@@ -265,12 +265,14 @@ static int group_met(const struct todo_set *t, size_t lo, size_t hi,
 	return 0;
 }
 
-/* a bundle with an mlx5 device: a ConnectX function, an mlx5 RDMA device
- * (by name, HCA type or driver), mlx5_core in its kernel log, an mlxlink
- * output of a network link (mlxlink reads ConnectX-4 and later and
- * BlueField only: a pasted one names its device by an mst path), or
- * ethtool counters only mlx5e names (its PPCNT port counters and the q
- * counter's rx_out_of_buffer: en_stats.c) */
+/* a bundle with an mlx5 device: a ConnectX function (in the pci source,
+ * or the PCI core's enumeration line "pci 0000:01:00.0: [15b3:1007] type
+ * 00 class 0x020000" of its kernel log), an mlx5 RDMA device (by name,
+ * HCA type or driver), mlx5_core in its kernel log, an mlxlink output of
+ * a network link (mlxlink reads ConnectX-4 and later and BlueField only:
+ * a pasted one names its device by an mst path), or ethtool counters only
+ * mlx5e names (its PPCNT port counters and the q counter's
+ * rx_out_of_buffer: en_stats.c) */
 #define HAS_MLX5 "SELECT (SELECT count(*) FROM pci_functions WHERE " \
 	"bundle_id = ?1 AND (driver = 'mlx5_core' OR (vendor = 0x15b3 AND " \
 	"kind = 'hca'))) + (SELECT count(*) FROM devices WHERE bundle_id = " \
@@ -278,12 +280,14 @@ static int group_met(const struct todo_set *t, size_t lo, size_t hi,
 	"OR hca_type GLOB 'MT41[0-9][0-9][0-9]')) + (SELECT count(*) FROM " \
 	"netdevs WHERE bundle_id = ?1 AND driver = 'mlx5_core') + EXISTS " \
 	"(SELECT 1 FROM klog WHERE bundle_id = ?1 AND category IS NOT NULL " \
-	"AND text LIKE 'mlx5_core %') + EXISTS (SELECT 1 FROM phy WHERE " \
-	"bundle_id = ?1) + EXISTS (SELECT 1 FROM netdev_stats " \
-	"WHERE bundle_id = ?1 AND source IN ('ethtool', 'ethtool-rate') AND " \
-	"name IN ('rx_discards_phy', 'tx_discards_phy', 'rx_pause_ctrl_phy', " \
-	"'tx_pause_ctrl_phy', 'rx_out_of_buffer', 'rx_packets_phy', " \
-	"'tx_pause_storm_warning_events', 'tx_pause_storm_error_events'))"
+	"AND text LIKE 'mlx5_core %') + EXISTS (SELECT 1 FROM klog WHERE " \
+	"bundle_id = ?1 AND text LIKE 'pci %: [15b3:%] type 00 class 0x02%') " \
+	"+ EXISTS (SELECT 1 FROM phy WHERE bundle_id = ?1) + EXISTS (SELECT 1 " \
+	"FROM netdev_stats WHERE bundle_id = ?1 AND source IN ('ethtool', " \
+	"'ethtool-rate') AND name IN ('rx_discards_phy', 'tx_discards_phy', " \
+	"'rx_pause_ctrl_phy', 'tx_pause_ctrl_phy', 'rx_out_of_buffer', " \
+	"'rx_packets_phy', 'tx_pause_storm_warning_events', " \
+	"'tx_pause_storm_error_events'))"
 
 /* the bundles of todo whose needed sources are ok or partial go to
  * todo_rule; the others get a skipped row naming the source (the first
