@@ -89,6 +89,14 @@ static const struct imp_need needs[] = {
 	NEED("NCCL_GDR_DISABLED", "SELECT bundle_id FROM pci_functions UNION "
 	     "SELECT bundle_id FROM nccl_events WHERE kind = 'gpu'", "GPU inventory", "lspci, or the NCCL log's 'cudaDev N "
 	     "... busId' lines (NCCL_DEBUG=INFO) carry it"),
+	/* a ulimit or a limits file alone makes the limits source ok */
+	NEED("HUGEPAGES_NONE", "SELECT bundle_id FROM meminfo WHERE name = "
+	     "'HugePages_Total' UNION SELECT bundle_id FROM facts WHERE key "
+	     "GLOB 'hugepages/*/nr_hugepages'", "huge page count",
+	     "/proc/meminfo, or grep Huge /proc/meminfo, carries it"),
+	NEED("MEMLOCK_LIMITED", "SELECT bundle_id FROM limits WHERE item = "
+	     "'memlock'", "locked-memory limit", "ulimit -a, /proc/PID/limits "
+	     "or limits.conf's memlock lines carry it"),
 	/* only the collector knows where it ran */
 	NEED("CONTAINER_NO_RDMA", "SELECT bundle_id FROM imports WHERE 0",
 	     "container facts", "rdma-collect records them"),
