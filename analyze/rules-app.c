@@ -802,10 +802,11 @@ const struct rule rules_app[] = {
 		.severity = SEV_WARNING,
 		.title = "an NCCL log reports GPUDirect RDMA disabled on a node with GPUs",
 		.needs = "attach",
-		.evidence = "attached NCCL log: 'NET/IB : GPU Direct RDMA Disabled for HCA ...'; GPUs from sys/bus/pci/devices (or lspci), else the log's 'cudaDev N ... busId X' lines",
-		.remediation = "Load nvidia_peermem (modprobe nvidia_peermem; nv_peer_mem on old stacks) or use DMA-BUF (kernel 5.12+, open GPU kernel modules, NCCL_DMABUF_ENABLE=1); check NCCL_NET_GDR_LEVEL and the PCIe distance between GPU and HCA (nvidia-smi topo -m).",
+		.evidence = "attached NCCL log: 'NET/IB : GPU Direct RDMA Disabled for HCA ...'; GPUs from sys/bus/pci/devices (or lspci), else the log's 'cudaDev N ... busId X' lines, else the cudaDev of its 'host:pid:tid [N]' prefix",
+		.remediation = "Load nvidia_peermem (modprobe nvidia_peermem; nv_peer_mem on old stacks) or use DMA-BUF (kernel 5.12+, open GPU kernel modules, NCCL_DMABUF_ENABLE=1); check NCCL_NET_GDR_LEVEL and the PCIe distance between GPU and HCA (nvidia-smi topo -m). NCCL 2.22.3 and older find the module only through the MLNX_OFED peer-memory file /sys/kernel/mm/memory_peers/nv_mem/version and disable GPUDirect RDMA where the stack creates none although nvidia_peermem is loaded (DGX OS 25.01): NCCL 2.23 also looks at /sys/module/nvidia_peermem.",
 		/* GPUs: the PCI functions (sysfs, lspci) or, when none were
-		 * given, the communicators' own "cudaDev N ... busId X" */
+		 * given, the communicators' own "cudaDev N ... busId X" (or
+		 * the cudaDev of the lines' prefix, load-host.c) */
 		.sql = "WITH g AS (SELECT t.bundle_id, coalesce((SELECT CAST(value "
 		       "AS INTEGER) FROM facts f WHERE f.bundle_id = t.bundle_id AND "
 		       "f.key = 'gpus'), 0) AS pci, (SELECT count(DISTINCT n.detail) "

@@ -87,8 +87,9 @@ static const struct imp_need needs[] = {
 	     "link show carry it"),
 	/* GPUDirect disabled matters only on a node with GPUs */
 	NEED("NCCL_GDR_DISABLED", "SELECT bundle_id FROM pci_functions UNION "
-	     "SELECT bundle_id FROM nccl_events WHERE kind = 'gpu'", "GPU inventory", "lspci, or the NCCL log's 'cudaDev N "
-	     "... busId' lines (NCCL_DEBUG=INFO) carry it"),
+	     "SELECT bundle_id FROM nccl_events WHERE kind = 'gpu'", "GPU inventory", "lspci, or the NCCL log (its 'cudaDev N "
+	     "... busId' lines, else the cudaDev of its lines' "
+	     "'host:pid:tid [N]' prefix) carries it"),
 	/* a ulimit or a limits file alone makes the limits source ok */
 	NEED("HUGEPAGES_NONE", "SELECT bundle_id FROM meminfo WHERE name = "
 	     "'HugePages_Total' UNION SELECT bundle_id FROM facts WHERE key "
