@@ -383,9 +383,11 @@ static int nccl_event(struct ld *l, const char *att, int64_t lineno,
 		       ev->detail[0] ? ev->detail : NULL);
 }
 
-/* the GPUs of a log without "cudaDev N ... busId" lines: NCCL prints the
- * thread's cudaDev in every line's prefix ("host:pid:tid [3]"), so each
- * device seen there is one, cited by the first line that shows it */
+/* the GPUs of an imported log without "cudaDev N ... busId" lines: NCCL
+ * prints the thread's cudaDev in every line's prefix ("host:pid:tid [3]"),
+ * so each device seen there is one, cited by the first line that shows
+ * it.  Only on an import: a collector's bundle has the node's own GPU
+ * inventory (sys/bus/pci), and a log attached there may be another's */
 #define PREFIX_DEVS 16
 
 struct prefix_dev {
@@ -466,7 +468,7 @@ static int nccl_log(struct ld *l, const char *att, const char *data,
 					ev.port, NULL, line);
 		}
 	}
-	if (!rc && !gpus)
+	if (!rc && !gpus && jget(l->b->manifest, "import"))
 		rc = prefix_gpus(l, att, pd, ndev);
 	free(pd);
 	return rc;
