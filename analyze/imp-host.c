@@ -919,14 +919,97 @@ int ih_ulimit_hard(struct imp *im, const char *text, size_t len,
 
 /* --- pasted copies of node files --- */
 
-/* /proc/meminfo: "Key:   N kB" lines, MemTotal first */
+/* a /proc/meminfo row: "Name:   N" or "Name:   N kB" (the kernel's
+ * seq_printf; names like "Active(anon)", "HugePages_Total") */
+static int meminfo_row(const char *s)
+{
+	const char *c = strchr(s, ':'), *v;
+	uint64_t n;
+	char num[24];
+	size_t k;
+
+	if (!c || c == s || c - s > 32)
+		return 0;
+	for (v = s; v < c; v++)
+		if (!isalnum((unsigned char)*v) && !strchr("_()", *v))
+			return 0;
+	v = ih_skip(c + 1);
+	k = strspn(v, "0123456789");
+	if (!k || k >= sizeof(num))
+		return 0;
+	memcpy(num, v, k);
+	num[k] = 0;
+	if (ih_u64(num, UINT64_MAX, &n) < 0)
+		return 0;
+	v += k;
+	if (!strncmp(v, " kB", 3))
+		v += 3;
+	return !*ih_skip(v);
+}
+
+/* a prompt with no command after it, the end of a pasted session:
+ * "[oracle@host ~]$", "root@host:~#", "$" */
+static int bare_prompt(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && s[n - 1] == ' ')
+		n--;
+	return n && n < 128 && (s[n - 1] == '$' || s[n - 1] == '#') &&
+	       (n == 1 || (memchr(s, '@', n) && !memchr(s, ' ', 1) &&
+			   !strchr(s, '\t')));
+}
+
+/* /proc/meminfo: "Key:   N kB" lines, whole (MemTotal first: kept as it
+ * is) or filtered by grep ("grep Huge /proc/meminfo": only the rows it
+ * kept, between the prompts a paste leaves) */
 int ih_meminfo(struct imp *im, const char *text, size_t len,
 		   const char *origin, const char *arg)
 {
+	struct ih_lines it;
+	struct ih_line *l;
+	struct buf out = BUF_INIT;
+	int rows = 0, bad = 0, huge = 0, first = 1, end = 0, rc;
+
 	(void)arg;
-	if (len < 9 || strncmp(text, "MemTotal:", 9) || memchr(text, 0, len))
+	if (memchr(text, 0, len))
 		return 1;
-	return imp_put(im, "proc/meminfo", text, len, origin, IMP_RAW);
+	if (len >= 9 && !strncmp(text, "MemTotal:", 9))
+		return imp_put(im, "proc/meminfo", text, len, origin, IMP_RAW);
+	l = malloc(sizeof(*l));
+	if (!l)
+		return -1;
+	ih_lines_init(&it, text, len);
+	while (!bad && ih_next(&it, l)) {
+		const char *s = ih_skip(l->s);
+
+		if (!*s) {
+			continue;
+		} else if (end) {
+			bad = 1;	/* text after the closing prompt */
+		} else if (meminfo_row(s) && !l->cut) {
+			/* a cut paste's last number is not trusted */
+			if (l->unterminated)
+				continue;
+			rows++;
+			huge |= starts_with(s, "HugePages_Total:") ||
+				starts_with(s, "MemTotal:");
+			buf_addf(&out, "%s\n", s);
+		} else if (first && !rows && strstr(s, "/proc/meminfo")) {
+			;	/* the command echoed: "grep Huge /proc/meminfo" */
+		} else {
+			end = 1;
+			bad = !bare_prompt(s);
+		}
+		first = 0;
+	}
+	free(l);
+	rc = 1;
+	if (!bad && rows && huge)
+		rc = imp_put(im, "proc/meminfo", out.buf, out.len, origin,
+			     IMP_DERIVED);
+	buf_release(&out);
+	return rc;
 }
 
 /* /proc/cmdline: one line of printable text */

@@ -556,10 +556,12 @@ static int rec_ulimit(const char *t, size_t n)
 	return line_starts(t, n, "max locked memory");
 }
 
+/* whole, or what "grep Huge /proc/meminfo" kept of it */
 static int rec_meminfo(const char *t, size_t n)
 {
-	return line_starts(t, n, "MemTotal:") &&
-	       line_starts(t, n, "HugePages_Total:");
+	return line_starts(t, n, "HugePages_Total:") &&
+	       (line_starts(t, n, "MemTotal:") ||
+		line_starts(t, n, "HugePages_Free:"));
 }
 
 static int rec_cmdline(const char *t, size_t n)

@@ -383,13 +383,62 @@ static int nccl_event(struct ld *l, const char *att, int64_t lineno,
 		       ev->detail[0] ? ev->detail : NULL);
 }
 
+/* the GPUs of an imported log without "cudaDev N ... busId" lines: NCCL
+ * prints the thread's cudaDev in every line's prefix ("host:pid:tid [3]"),
+ * so each device seen there is one, cited by the first line that shows
+ * it.  Only on an import: a collector's bundle has the node's own GPU
+ * inventory (sys/bus/pci), and a log attached there may be another's */
+#define PREFIX_DEVS 16
+
+struct prefix_dev {
+	int dev;
+	int64_t line;
+	char text[512];
+};
+
+static void prefix_dev_seen(struct prefix_dev *v, int *n, int dev,
+			    int64_t line, const char *text)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (v[i].dev == dev)
+			return;
+	if (*n >= PREFIX_DEVS)
+		return;
+	v[*n].dev = dev;
+	v[*n].line = line;
+	snprintf(v[*n].text, sizeof(v[*n].text), "%s", text);
+	(*n)++;
+}
+
+static int prefix_gpus(struct ld *l, const char *att,
+		       const struct prefix_dev *v, int n)
+{
+	struct nccl_ev *ev = xcalloc(1, sizeof(*ev));
+	int i, rc = 0;
+
+	for (i = 0; i < n && !rc; i++) {
+		memset(ev, 0, sizeof(*ev));
+		ev->kind = NCCL_GPU;
+		ev->status = ev->opcode = -1;
+		ev->len = ev->vendor_err = -1;
+		snprintf(ev->detail, sizeof(ev->detail), "cudaDev %d", v[i].dev);
+		rc = nccl_event(l, att, v[i].line, ev, NULL, v[i].dev, NULL,
+				v[i].text);
+	}
+	free(ev);
+	return rc;
+}
+
 static int nccl_log(struct ld *l, const char *att, const char *data,
 		    size_t len)
 {
 	char line[4096];
 	size_t off = 0;
 	int64_t lineno = 0, nev = 0;
-	int rc = 0, i, took = 0;
+	int rc = 0, i, took = 0, gpus = 0, ndev = 0;
+	struct prefix_dev *pd = xcalloc(PREFIX_DEVS, sizeof(*pd));
 
 	/* a message wrapped by a mail client is joined again (nccl.h) */
 	while (!rc && nev < MAX_EVENTS &&
@@ -397,8 +446,16 @@ static int nccl_log(struct ld *l, const char *att, const char *data,
 		struct nccl_ev ev;
 
 		lineno += took;
-		if (nccl_parse_line(line, strlen(line), &ev) == NCCL_NONE)
+		if (nccl_parse_line(line, strlen(line), &ev) == NCCL_NONE) {
+			if (ev.dev >= 0)
+				prefix_dev_seen(pd, &ndev, ev.dev,
+						lineno - took + 1, line);
 			continue;
+		}
+		if (ev.dev >= 0)
+			prefix_dev_seen(pd, &ndev, ev.dev, lineno - took + 1,
+					line);
+		gpus += ev.kind == NCCL_GPU;
 		nev++;
 		if (ev.kind == NCCL_IB_USING) {
 			for (i = 0; i < ev.ndevs && !rc; i++)
@@ -411,6 +468,9 @@ static int nccl_log(struct ld *l, const char *att, const char *data,
 					ev.port, NULL, line);
 		}
 	}
+	if (!rc && !gpus && jget(l->b->manifest, "import"))
+		rc = prefix_gpus(l, att, pd, ndev);
+	free(pd);
 	return rc;
 }
 

@@ -261,10 +261,13 @@ static void completion(const char *s, const char *e, struct nccl_ev *ev)
 /* NCCL's "host:pid:tid [dev] " before the message at m: the leftmost
  * "X:digits:digits [" in [s, m), whatever a launcher or a paste put
  * before it (mpirun's "2019-06-02T16:13:44.884Z: [1,12]<stdout>:", a
- * rank's "[155] ", a timestamp).  Copies the host; 0 when none. */
-static int log_prefix(const char *s, const char *m, char *host, size_t n)
+ * rank's "[155] ", a timestamp).  Copies the host and the dev (-1 when
+ * it is no small number); 0 when none. */
+static int log_prefix(const char *s, const char *m, char *host, size_t n,
+		      int *dev)
 {
 	const char *p, *q, *h;
+	int d;
 
 	for (p = s; p + 1 < m; p++) {
 		if (p[0] != ' ' || p[1] != '[')
@@ -288,6 +291,10 @@ static int log_prefix(const char *s, const char *m, char *host, size_t n)
 		if (h == q)
 			continue;
 		snprintf(host, n, "%.*s", (int)(q - h), h);
+		for (d = 0, q = p + 2; q < m && isdigit((unsigned char)*q) &&
+		     d < 1000; q++)
+			d = d * 10 + (*q - '0');
+		*dev = q > p + 2 && q < m && *q == ']' && d < 1000 ? d : -1;
 		return 1;
 	}
 	return 0;
@@ -400,6 +407,7 @@ enum nccl_kind nccl_parse_line(const char *line, size_t len,
 	ev->len = -1;
 	ev->vendor_err = -1;
 	ev->port = -1;
+	ev->dev = -1;
 	while (e > s && (e[-1] == '\r' || e[-1] == '\n' || e[-1] == ' '))
 		e--;
 	s = skipsp(s, e);
@@ -413,7 +421,7 @@ enum nccl_kind nccl_parse_line(const char *line, size_t len,
 	} else {
 		m = s;	/* a bare message (pasted without the prefix) */
 	}
-	if (m != s && !log_prefix(s, m, ev->host, sizeof(ev->host))) {
+	if (m != s && !log_prefix(s, m, ev->host, sizeof(ev->host), &ev->dev)) {
 		/* "[2026-11-29 21:04:05] host ..." without pid and tid */
 		p = s;
 		if (p < e && *p == '[' && (p = memchr(p, ']', (size_t)(e - p))))

@@ -47,6 +47,9 @@ struct nccl_ev {
 	enum nccl_kind kind;
 	int warn;		/* NCCL WARN (else INFO or bare) */
 	char host[64];		/* the log prefix's hostname, "" if none */
+	int dev;		/* the prefix's "[dev]": NCCL prints the
+				 * thread's cudaDev there; -1 none.  Set for
+				 * every line with the prefix, NCCL_NONE too */
 	/* NCCL_IB_USING */
 	struct nccl_dev devs[NCCL_MAX_DEVS];
 	int ndevs;

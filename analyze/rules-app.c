@@ -802,10 +802,11 @@ const struct rule rules_app[] = {
 		.severity = SEV_WARNING,
 		.title = "an NCCL log reports GPUDirect RDMA disabled on a node with GPUs",
 		.needs = "attach",
-		.evidence = "attached NCCL log: 'NET/IB : GPU Direct RDMA Disabled for HCA ...'; GPUs from sys/bus/pci/devices (or lspci), else the log's 'cudaDev N ... busId X' lines",
-		.remediation = "Load nvidia_peermem (modprobe nvidia_peermem; nv_peer_mem on old stacks) or use DMA-BUF (kernel 5.12+, open GPU kernel modules, NCCL_DMABUF_ENABLE=1); check NCCL_NET_GDR_LEVEL and the PCIe distance between GPU and HCA (nvidia-smi topo -m).",
+		.evidence = "attached NCCL log: 'NET/IB : GPU Direct RDMA Disabled for HCA ...'; GPUs from sys/bus/pci/devices (or lspci), else the log's 'cudaDev N ... busId X' lines, else the cudaDev of its 'host:pid:tid [N]' prefix",
+		.remediation = "Load nvidia_peermem (modprobe nvidia_peermem; nv_peer_mem on old stacks) or use DMA-BUF (kernel 5.12+, open GPU kernel modules, NCCL_DMABUF_ENABLE=1); check NCCL_NET_GDR_LEVEL and the PCIe distance between GPU and HCA (nvidia-smi topo -m). NCCL 2.22.3 and older find the module only through the MLNX_OFED peer-memory file /sys/kernel/mm/memory_peers/nv_mem/version and disable GPUDirect RDMA where the stack creates none although nvidia_peermem is loaded (DGX OS 25.01): NCCL 2.23 also looks at /sys/module/nvidia_peermem.",
 		/* GPUs: the PCI functions (sysfs, lspci) or, when none were
-		 * given, the communicators' own "cudaDev N ... busId X" */
+		 * given, the communicators' own "cudaDev N ... busId X" (or
+		 * the cudaDev of the lines' prefix, load-host.c) */
 		.sql = "WITH g AS (SELECT t.bundle_id, coalesce((SELECT CAST(value "
 		       "AS INTEGER) FROM facts f WHERE f.bundle_id = t.bundle_id AND "
 		       "f.key = 'gpus'), 0) AS pci, (SELECT count(DISTINCT n.detail) "
@@ -855,37 +856,61 @@ const struct rule rules_app[] = {
 		.severity = SEV_CRITICAL,
 		.title = "GPUs and HCAs without nvidia_peermem (or it fails to load)",
 		.needs = "modules",
-		.evidence = "proc/modules (nvidia_peermem, nv_peer_mem), sys/bus/pci/devices (GPUs), devices (HCAs), kernel log category peermem, NCCL DMA-BUF lines",
+		.evidence = "proc/modules whole (nvidia_peermem, nv_peer_mem), sys/bus/pci/devices or the NCCL log's 'cudaDev N ... busId' lines (GPUs), devices or the NCCL log's 'NET/IB : Using [0]mlx5_0:1/IB' (HCAs), kernel log category peermem, NCCL 'GPU Direct RDMA Enabled' lines",
 		.remediation = "modprobe nvidia_peermem (shipped with the NVIDIA driver; load it after the OFED stack, and persist it in /etc/modules-load.d); on old stacks nv_peer_mem. Or use DMA-BUF instead (open GPU kernel modules, kernel 5.12+, NCCL 2.13+).",
-		.sql = "SELECT b.bundle_id, 'nvidia_peermem', CASE WHEN b.klog > 0 THEN "
+		/* GPUs: the PCI functions, else the NCCL log's "cudaDev N
+		 * ... busId X"; HCAs: the RDMA devices or HCA functions, else
+		 * the NCCL log's "NET/IB : Using [0]mlx5_0:1/IB".  A module
+		 * list is evidence of absence only when whole (a grep keeps
+		 * what it matched); GPUDirect RDMA that NCCL enabled shows a
+		 * peer-memory client (or DMA-BUF) at work */
+		.sql = "WITH b AS (SELECT t.bundle_id, coalesce((SELECT CAST(value "
+		       "AS INTEGER) FROM facts f WHERE f.bundle_id = t.bundle_id AND "
+		       "f.key = 'gpus'), 0) AS pgpus, (SELECT count(DISTINCT "
+		       "n.detail) FROM nccl_events n WHERE n.bundle_id = t.bundle_id "
+		       "AND n.kind = 'gpu') AS ngpus, max((SELECT count(*) FROM "
+		       "devices d WHERE d.bundle_id = t.bundle_id AND d.pci_addr IS "
+		       "NOT NULL), (SELECT count(*) FROM pci_functions h WHERE "
+		       "h.bundle_id = t.bundle_id AND h.kind = 'hca')) AS phcas, "
+		       "(SELECT count(DISTINCT n.hca) FROM nccl_events n WHERE "
+		       "n.bundle_id = t.bundle_id AND n.kind = 'ib_using') AS nhcas, "
+		       "(SELECT value FROM facts f WHERE f.bundle_id = t.bundle_id AND "
+		       "f.key = 'peermem_loaded') AS peer, EXISTS (SELECT 1 FROM "
+		       "sources s WHERE s.bundle_id = t.bundle_id AND s.name = "
+		       "'modules' AND s.status = 'ok') AS whole, (SELECT count(*) "
+		       "FROM klog k WHERE k.bundle_id = t.bundle_id AND k.category = "
+		       "'peermem' AND (k.prio <= 4 OR k.text LIKE '%fail%' OR k.text "
+		       "LIKE '%error%' OR k.text LIKE '%Unknown symbol%')) AS klog, "
+		       "(SELECT k.text FROM klog k WHERE k.bundle_id = t.bundle_id AND "
+		       "k.category = 'peermem' AND (k.prio <= 4 OR k.text LIKE "
+		       "'%fail%' OR k.text LIKE '%error%' OR k.text LIKE '%Unknown "
+		       "symbol%') ORDER BY k.seq LIMIT 1) AS ktext, (SELECT "
+		       "n.attachment || char(9) || 'line ' || n.line || ': ' || n.text "
+		       "FROM nccl_events n WHERE n.bundle_id = t.bundle_id AND n.kind "
+		       "= 'gpu' ORDER BY n.attachment, n.line LIMIT 1) AS gline, "
+		       "(SELECT n.attachment || char(9) || 'line ' || n.line || ': ' "
+		       "|| n.text FROM nccl_events n WHERE n.bundle_id = t.bundle_id "
+		       "AND n.kind = 'ib_using' ORDER BY n.attachment, n.line LIMIT 1) "
+		       "AS hline FROM todo_rule t) "
+		       "SELECT b.bundle_id, 'nvidia_peermem', CASE WHEN b.klog > 0 THEN "
 		       "'nvidia_peermem fails in the kernel log' ELSE 'neither "
 		       "nvidia_peermem nor nv_peer_mem is loaded' END || ' on a node "
-		       "with ' || b.gpus || ' NVIDIA GPU(s) and ' || b.hcas || ' HCA(s): "
-		       "no GPUDirect RDMA', 'proc/modules' || char(9) || CASE WHEN "
-		       "b.peer = '1' THEN 'nvidia_peermem or nv_peer_mem loaded' ELSE "
-		       "'no nvidia_peermem, no nv_peer_mem' END || char(10) || "
-		       "'sys/bus/pci/devices' || char(9) || b.gpus || ' NVIDIA GPU "
-		       "function(s)' || coalesce(char(10) || 'rdma-collect/klog' || "
-		       "char(9) || b.ktext, ''), NULL FROM (SELECT t.bundle_id, "
-		       "(SELECT CAST(value AS INTEGER) FROM facts f WHERE f.bundle_id = "
-		       "t.bundle_id AND f.key = 'gpus') AS gpus, (SELECT value FROM "
-		       "facts f WHERE f.bundle_id = t.bundle_id AND f.key = "
-		       "'peermem_loaded') AS peer, max((SELECT count(*) FROM devices d "
-		       "WHERE d.bundle_id = t.bundle_id AND d.pci_addr IS NOT NULL), "
-		       "(SELECT count(*) FROM pci_functions h WHERE h.bundle_id = "
-		       "t.bundle_id AND h.kind = 'hca')) AS hcas, (SELECT count(*) FROM klog k WHERE k.bundle_id = "
-		       "t.bundle_id AND k.category = 'peermem' AND (k.prio <= 4 OR "
-		       "k.text LIKE '%fail%' OR k.text LIKE '%error%' OR k.text LIKE "
-		       "'%Unknown symbol%')) AS klog, (SELECT k.text FROM klog k WHERE "
-		       "k.bundle_id = t.bundle_id AND k.category = 'peermem' AND "
-		       "(k.prio <= 4 OR k.text LIKE '%fail%' OR k.text LIKE '%error%' "
-		       "OR k.text LIKE '%Unknown symbol%') ORDER BY k.seq LIMIT 1) AS "
-		       "ktext FROM todo_rule t) b WHERE b.gpus > 0 AND b.hcas > 0 AND "
-		       "(b.peer = '0' OR b.klog > 0) AND NOT EXISTS (SELECT 1 FROM "
-		       "nccl_events g WHERE g.bundle_id = b.bundle_id AND g.kind = "
-		       "'gdr' AND g.enabled = 1 AND (g.dmabuf = 1 OR EXISTS (SELECT 1 "
-		       "FROM nccl_events d WHERE d.bundle_id = g.bundle_id AND "
-		       "d.attachment = g.attachment AND d.kind = 'dmabuf')))",
+		       "with ' || max(b.pgpus, b.ngpus) || ' NVIDIA GPU(s) and ' || "
+		       "max(b.phcas, b.nhcas) || ' HCA(s): no GPUDirect RDMA', "
+		       "coalesce('proc/modules' || char(9) || CASE WHEN b.peer = '1' "
+		       "THEN 'nvidia_peermem or nv_peer_mem loaded' WHEN b.whole THEN "
+		       "'no nvidia_peermem, no nv_peer_mem' END || char(10), '') || "
+		       "CASE WHEN b.pgpus > 0 THEN 'sys/bus/pci/devices' || char(9) || "
+		       "b.pgpus || ' NVIDIA GPU function(s)' ELSE b.gline || ' (' || "
+		       "b.ngpus || ' GPU(s) in the NCCL log)' END || char(10) || CASE "
+		       "WHEN b.phcas > 0 THEN 'sys/class/infiniband' || char(9) || "
+		       "b.phcas || ' HCA(s)' ELSE b.hline || ' (' || b.nhcas || "
+		       "' HCA(s) NCCL uses)' END || coalesce(char(10) || "
+		       "'rdma-collect/klog' || char(9) || b.ktext, ''), NULL FROM b "
+		       "WHERE max(b.pgpus, b.ngpus) > 0 AND max(b.phcas, b.nhcas) > 0 "
+		       "AND ((b.peer = '0' AND b.whole) OR b.klog > 0) AND NOT EXISTS "
+		       "(SELECT 1 FROM nccl_events g WHERE g.bundle_id = b.bundle_id "
+		       "AND g.kind = 'gdr' AND g.enabled = 1)",
 	},
 	{
 		.id = "MEMLOCK_LIMITED",

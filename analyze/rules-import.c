@@ -111,14 +111,32 @@ static const struct imp_need needs[] = {
 	     "('ib_core', 'ib_cm', 'rdma_cm', 'mlx5_core')",
 	     "complete module list",
 	     "lsmod unfiltered, with its header line, or /proc/modules"),
+	/* nvidia_peermem missing: a whole module list says so, a filtered
+	 * one only when it shows the module; the kernel log when it fails */
+	NEED("PEERMEM_MISSING",
+	     "SELECT bundle_id FROM sources WHERE name = 'modules' AND status "
+	     "= 'ok' UNION SELECT bundle_id FROM facts WHERE key = "
+	     "'peermem_loaded' AND value = '1' UNION SELECT bundle_id FROM "
+	     "klog WHERE category = 'peermem'", "complete module list",
+	     "lsmod unfiltered, with its header line, /proc/modules, or the "
+	     "kernel log's nvidia_peermem lines"),
 	/* NCCL's fallback to sockets is a fault only while ports are up */
 	NEED("NCCL_NO_IB", "SELECT bundle_id FROM ports WHERE state IS NOT "
 	     "NULL", "port state", "ibstat, ibv_devinfo, ibstatus or rdma "
 	     "link show carry it"),
 	/* GPUDirect disabled matters only on a node with GPUs */
 	NEED("NCCL_GDR_DISABLED", "SELECT bundle_id FROM pci_functions UNION "
-	     "SELECT bundle_id FROM nccl_events WHERE kind = 'gpu'", "GPU inventory", "lspci, or the NCCL log's 'cudaDev N "
-	     "... busId' lines (NCCL_DEBUG=INFO) carry it"),
+	     "SELECT bundle_id FROM nccl_events WHERE kind = 'gpu'", "GPU inventory", "lspci, or the NCCL log (its 'cudaDev N "
+	     "... busId' lines, else the cudaDev of its lines' "
+	     "'host:pid:tid [N]' prefix) carries it"),
+	/* a ulimit or a limits file alone makes the limits source ok */
+	NEED("HUGEPAGES_NONE", "SELECT bundle_id FROM meminfo WHERE name = "
+	     "'HugePages_Total' UNION SELECT bundle_id FROM facts WHERE key "
+	     "GLOB 'hugepages/*/nr_hugepages'", "huge page count",
+	     "/proc/meminfo, or grep Huge /proc/meminfo, carries it"),
+	NEED("MEMLOCK_LIMITED", "SELECT bundle_id FROM limits WHERE item = "
+	     "'memlock'", "locked-memory limit", "ulimit -a, /proc/PID/limits "
+	     "or limits.conf's memlock lines carry it"),
 	/* only the collector knows where it ran */
 	NEED("CONTAINER_NO_RDMA", "SELECT bundle_id FROM imports WHERE 0",
 	     "container facts", "rdma-collect records them"),
