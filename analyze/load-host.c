@@ -383,11 +383,35 @@ static int nccl_event(struct ld *l, const char *att, int64_t lineno,
 		       ev->detail[0] ? ev->detail : NULL);
 }
 
+/* the manifest's status of source name ("ok", "partial", "absent" ...),
+ * NULL when it lists no such source */
+static const char *source_status(struct ld *l, const char *name)
+{
+	const struct jv *s = jget(l->b->manifest, "sources");
+	size_t i;
+
+	for (i = 0; i < jlen(s); i++)
+		if (jstr(jat(s, i), "name") && !strcmp(jstr(jat(s, i), "name"),
+						      name))
+			return jstr(jat(s, i), "status");
+	return NULL;
+}
+
+/* an import whose lspci was read whole: its PCI functions are the GPU
+ * inventory, so NCCL's line prefix does not stand in for one */
+static int pci_whole(struct ld *l)
+{
+	const char *st = source_status(l, "pci");
+
+	return st && !strcmp(st, "ok");
+}
+
 /* the GPUs of an imported log without "cudaDev N ... busId" lines: NCCL
  * prints the thread's cudaDev in every line's prefix ("host:pid:tid [3]"),
  * so each device seen there is one, cited by the first line that shows
- * it.  Only on an import: a collector's bundle has the node's own GPU
- * inventory (sys/bus/pci), and a log attached there may be another's */
+ * it.  Only on an import without a whole lspci: a collector's bundle has
+ * the node's own GPU inventory (sys/bus/pci), as has an import whose
+ * lspci was read whole, and a log attached there may be another's */
 #define PREFIX_DEVS 16
 
 struct prefix_dev {
@@ -468,7 +492,8 @@ static int nccl_log(struct ld *l, const char *att, const char *data,
 					ev.port, NULL, line);
 		}
 	}
-	if (!rc && !gpus && jget(l->b->manifest, "import"))
+	if (!rc && !gpus && jget(l->b->manifest, "import") &&
+	    !pci_whole(l))
 		rc = prefix_gpus(l, att, pd, ndev);
 	free(pd);
 	return rc;
@@ -564,15 +589,9 @@ static int attachments(struct ld *l)
 /* no devnodes.json: only "not visible" when the source said absent */
 static int devnodes_absent(struct ld *l)
 {
-	const struct jv *s = jget(l->b->manifest, "sources");
-	size_t i;
+	const char *st = source_status(l, "devnodes");
 
-	for (i = 0; i < jlen(s); i++)
-		if (jstr(jat(s, i), "name") && !strcmp(jstr(jat(s, i), "name"),
-						      "devnodes"))
-			return jstr(jat(s, i), "status") &&
-			       !strcmp(jstr(jat(s, i), "status"), "absent");
-	return 0;
+	return st && !strcmp(st, "absent");
 }
 
 static int facts(struct ld *l)
