@@ -25,11 +25,13 @@ for n in r["nodes"]:
             assert k in f, (k, f)
         for e in f["evidence"]:
             assert "path" in e and "value" in e'
-check "a port down on purpose (Disabled) is PORT_DOWN at info, naming mlx5_1:1" python3 -c '
+# a RoCE port's Disabled is its netdev down or without carrier, not a
+# port disabled on purpose: beside its Active sibling it should be up
+check "a RoCE port Disabled beside its Active sibling is PORT_DOWN at warning, naming mlx5_1:1" python3 -c '
 import json
 r = json.load(open("r.json"))
 f = [f for n in r["nodes"] if n["node"] == "bad-node" for f in n["findings"] if f["rule"] == "PORT_DOWN"]
-assert f and f[0]["component"] == "mlx5_1:1" and f[0]["severity"] == "info", f'
+assert f and f[0]["component"] == "mlx5_1:1" and f[0]["severity"] == "warning", f'
 printf '2: INIT\n' >"$(readlink -f bad/sys/class/infiniband/mlx5_1)/ports/1/state"
 printf '5: LinkUp\n' >"$(readlink -f bad/sys/class/infiniband/mlx5_1)/ports/1/phys_state"
 "$RC" -q --root bad -o bad2.rdma.tar.zst >/dev/null
