@@ -781,7 +781,8 @@ const struct imp_reader imp_readers[] = {
 	  ih_meminfo, "a copy of /proc/meminfo" },
 	{ "/proc/cmdline", "cmdline|proc_cmdline", "identity", rec_cmdline,
 	  ih_cmdline, "a copy of /proc/cmdline" },
-	{ "limits.conf", "limits.conf|etc_security_limits.conf", "limits",
+	{ "limits.conf", "limits.conf|etc_security_limits.conf|"
+	  "etc_security_limits.d_*", "limits",
 	  rec_limits_conf, ih_limits_conf, "a copy of /etc/security/limits.conf" },
 	{ "mlxlink", "mlxlink_-d_*|mlxlink_--device_*|mstlink_-d_*|"
 	  "mstlink_--device_*", "commands", rec_mlxlink,

@@ -661,7 +661,39 @@ static const struct {
 	{ "proc/sys/kernel/osrelease", "identity" },
 	{ "proc/sys/kernel/random/boot_id", "identity" },
 	{ "etc/machine-id", "identity" },
+	{ "proc/cmdline", "identity" },
+	{ "etc/nccl.conf", "nccl" },
 };
+
+/* a process's limits ("cat /proc/3844/limits"), as --pid keeps them */
+static int pid_limits(const char *name)
+{
+	size_t k;
+
+	return starts_with(name, "proc/") &&
+	       (k = strspn(name + 5, "0123456789")) &&
+	       !strcmp(name + 5 + k, "/limits");
+}
+
+/* is a raw copy of name evidence some loader reads?  The sources' files
+ * above, a process's limits, and files read for no one source */
+static int raw_known(const char *name)
+{
+	static const char *const more[] = {
+		"sys/devices/", "dev/infiniband", "proc/sys/kernel/",
+	};
+	size_t i;
+
+	if (pid_limits(name))
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(raw_sources); i++)
+		if (starts_with(name, raw_sources[i].prefix))
+			return 1;
+	for (i = 0; i < ARRAY_SIZE(more); i++)
+		if (starts_with(name, more[i]))
+			return 1;
+	return 0;
+}
 
 static int is_raw(const char *name)
 {
@@ -676,11 +708,9 @@ static int is_raw(const char *name)
 
 static void raw_seen(struct imp *im, const char *name)
 {
-	size_t i, k;
+	size_t i;
 
-	/* a process's limits ("cat /proc/3844/limits"), as --pid keeps them */
-	if (starts_with(name, "proc/") &&
-	    (k = strspn(name + 5, "0123456789")) && !strcmp(name + 5 + k, "/limits"))
+	if (pid_limits(name))
 		source_seen(im, "limits");
 	for (i = 0; i < ARRAY_SIZE(raw_sources); i++)
 		if (starts_with(name, raw_sources[i].prefix))
@@ -1070,6 +1100,28 @@ static int named_hint(const char *hint)
 	return 0;
 }
 
+/* the reader a raw copy's path is the file of ("cat /proc/cmdline":
+ * /proc/cmdline's), so a report names the evidence, not the command */
+static const char *raw_reader(const char *path)
+{
+	const struct imp_reader *r;
+	char flat[512], hint[512], arg[256], *s;
+
+	/* the whole path, as a saved copy would be named: proc_cmdline */
+	snprintf(flat, sizeof(flat), "%s", path);
+	for (s = flat; *s; s++)
+		if (*s == '/')
+			*s = '_';
+	imp_normalize(flat, hint, sizeof(hint));
+	for (r = imp_readers; r->tool; r++)
+		if (r->names && match(r->names, hint, arg, sizeof(arg)))
+			return r->tool;
+	if (pid_limits(path))
+		return "/proc/PID/limits";
+	return starts_with(path, "sys/") ? "sysfs file" :
+	       starts_with(path, "proc/") ? "procfs file" : "file copy";
+}
+
 static int feed_text(struct imp *im, const char *name, const char *data,
 		     size_t len)
 {
@@ -1128,11 +1180,16 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 		}
 		if (raw) {
 			/* "$ cat /sys/class/infiniband/mlx5_0/fw_ver" */
+			if (!raw_known(ch)) {
+				input_reason(in, "a copy of /%s: no check reads "
+					     "that file", ch);
+				continue;
+			}
 			rc = imp_put(im, ch, p->text, p->len, name, IMP_RAW);
 			if (!rc) {
 				raw_seen(im, ch);
 				if (in) {
-					in->reader = "cat";
+					in->reader = raw_reader(ch);
 					in->status = "read";
 				}
 				any = 1;

@@ -118,6 +118,15 @@ check_eq "ulimit -a with its command echoed: MEMLOCK_LIMITED" \
 printf '# cat /proc/3844/limits | grep locked\nMax locked memory         65536                65536                bytes     \n' >limits.txt
 check_eq "cat /proc/PID/limits: the process's limit is judged" \
 	"$(findings limits.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
+check_eq "... its reader named for the file, not for cat" \
+	"$(inputs limits.txt)" "limits.txt 0 read /proc/PID/limits"
+# a cat of a file no check reads is no evidence: named, not "read"
+printf '$ cat /proc/cmdline\nBOOT_IMAGE=/vmlinuz ro iommu=pt\n$ cat /etc/systemd/system.conf\n[Manager]\nDefaultLimitMEMLOCK=infinity\n' >cats.txt
+check_eq "cat of /proc/cmdline read by its reader; of a systemd file not read" \
+	"$(inputs cats.txt)" "cats.txt 2 read /proc/cmdline
+cats.txt 4 unread None"
+check "... the unread one says why" sh -c '"$RA" report -f json cats.txt |
+	grep -q "a copy of /etc/systemd/system.conf: no check reads that file"'
 
 # ethtool -S as pastes carry it: no header, no indentation, trailing
 # blanks, and no interface name: read as interface "unnamed", said so
