@@ -975,14 +975,22 @@ int imp_kind_ibdiag(struct imp *im, const struct imp_in *v, size_t n)
 			log = &v[i];
 	}
 	/* the console log first: the db_csv's fabric source wins */
-	if (log && ibdiag_log(im, log->data, log->len, log->name, NULL) < 0)
-		return -1;
+	if (log) {
+		imp_reading(im, log->name, "ibdiagnet log");
+		rc = ibdiag_log(im, log->data, log->len, log->name, NULL);
+		imp_read_done(im, rc, "not in the format of ibdiagnet's "
+			      "console log: no stage and no warning or error line");
+		if (rc < 0)
+			return -1;
+	}
 	if (!csv) {
 		imp_note(im, "ibdiagnet: no db_csv, no fabric");
 		return 0;
 	}
+	imp_reading(im, csv->name, "ibdiagnet");
 	rc = build(im, csv->data, csv->len, fdbs ? fdbs->data : NULL,
 		   fdbs ? fdbs->len : 0, csv->name);
+	imp_read_done(im, rc, "no NODES section: no fabric in it");
 	if (rc > 0) {
 		imp_note(im, "ibdiagnet: %s: no NODES section", csv->name);
 		return 0;

@@ -784,6 +784,32 @@ void imp_empty(struct imp *im)
 		im->cur->empty = 1;
 }
 
+void imp_reading(struct imp *im, const char *file, const char *tool)
+{
+	struct iput *in = input_add(im, file, 0, NULL);
+
+	if (in) {
+		in->named = 1;
+		in->reader = tool;	/* a literal of the readers' table */
+	}
+	im->cur = in;
+}
+
+void imp_read_done(struct imp *im, int rc, const char *why)
+{
+	struct iput *in = im->cur;
+
+	im->cur = NULL;
+	if (!in || rc < 0)
+		return;
+	if (rc > 0) {
+		in->reader = NULL;
+		input_reason(in, "%s", why);
+	} else if (strcmp(in->status, "partial")) {
+		in->status = "read";
+	}
+}
+
 /* --- the generic rule --- */
 
 /* the first line of a text, trimmed and cut, for a message */

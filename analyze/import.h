@@ -124,6 +124,14 @@ void imp_dropped(struct imp *im, const char *fmt, ...)
  * such inputs is still evidence read, not "nothing was read". */
 void imp_empty(struct imp *im);
 
+/* A kind's own feeder (ibdiagnet's folder) reading one of its files
+ * with a reader: listed as that reader's input like a folder's file.
+ * imp_reading before the parse (drops while it reads make the input
+ * partial), imp_read_done after: rc 0 read, > 0 not read (why says
+ * why), < 0 failed (the import fails anyway). */
+void imp_reading(struct imp *im, const char *file, const char *tool);
+void imp_read_done(struct imp *im, int rc, const char *why);
+
 /* A file name as the parser tables see it: the last path part, without a
  * trailing ".txt", ".out" or ".log", every run of spaces and underscores
  * made one '_', so "ethtool -S ens1f0np0.txt", "ethtool_-S_ens1f0np0" and

@@ -157,3 +157,8 @@ for n in d["nodes"]:
 }
 check_eq "the same fabric findings from the import and the bundle" \
 	"$(finds "$T/diag")" "$(finds "$T/b.rdma.tar.zst")"
+
+# the folder's files it read are listed as read, by their readers
+check_eq "the db_csv is listed as read by the ibdiagnet reader" \
+	"$(sqlite3 "$T/i.db" "SELECT file, reader, status FROM import_inputs
+		WHERE file LIKE '%db_csv'")" "ibdiagnet2.db_csv|ibdiagnet|read"
