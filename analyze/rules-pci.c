@@ -273,8 +273,8 @@ const struct rule rules_pci[] = {
 		.layer = "hca",
 		.severity = SEV_CRITICAL,
 		.title = "fewer RDMA devices or Mellanox/NVIDIA network PCI functions than expected",
-		.needs = "pci,sysfs",
-		.evidence = "sys/bus/pci/devices/* (vendor 0x15b3) against sys/class/infiniband/*; --expect-hcas N. A ConnectX without an RDMA device on a node whose RDMA devices are all another driver's (bnxt_re, efa ...) is an Ethernet NIC there: info",
+		.needs = "pci|klog,sysfs",
+		.evidence = "sys/bus/pci/devices/* (vendor 0x15b3) against sys/class/infiniband/*; without the PCI functions, the kernel log's mlx5_core/mlx4_core/mlx4_en lines of a function on a node with no RDMA device at all; --expect-hcas N. A ConnectX without an RDMA device on a node whose RDMA devices are all another driver's (bnxt_re, efa ...) is an Ethernet NIC there: info",
 		.remediation = "A function on the bus without an RDMA device: its driver did not bind or probe failed (dmesg mlx5_core lines, lsmod mlx5_ib); fewer functions than expected: the card is not detected (BIOS slot settings, reseat, check the slot's power and the riser), or firmware is in recovery (flint/mstflint query).",
 		/* the fleet's majority for the same node class comes with the
 		 * fleet checks; here: the bus against the RDMA devices, and
@@ -298,6 +298,23 @@ const struct rule rules_pci[] = {
 		       "FROM pci_functions f JOIN todo_rule t ON t.bundle_id = "
 		       "f.bundle_id WHERE f.kind = 'hca' AND f.ibdev IS NULL AND "
 		       "(f.class >> 8) IN (0x0200, 0x0207) "
+		       /* no PCI functions read (a pasted dmesg and ibstatus):
+		        * the kernel log's probe lines name the ConnectX
+		        * functions; with no RDMA device at all, none of them
+		        * has one (with some, which is whose is not known) */
+		       "UNION ALL SELECT k.bundle_id, k.device, 'ConnectX function "
+		       "' || k.device || ' was probed (the kernel log) but the node "
+		       "has no RDMA device', " KLOG_PATH("k") " || char(9) || "
+		       "k.text || char(10) || 'sys/class/infiniband' || char(9) || "
+		       "'empty', NULL FROM klog k JOIN todo_rule t ON t.bundle_id = "
+		       "k.bundle_id WHERE k.device IS NOT NULL AND (k.text LIKE "
+		       "'mlx5!_core %' ESCAPE '!' OR k.text LIKE 'mlx4!_core %' "
+		       "ESCAPE '!' OR k.text LIKE 'mlx4!_en %' ESCAPE '!') AND "
+		       "k.rowid = (SELECT min(x.rowid) FROM klog x WHERE x.bundle_id "
+		       "= k.bundle_id AND x.device = k.device) AND NOT EXISTS "
+		       "(SELECT 1 FROM pci_functions h WHERE h.bundle_id = "
+		       "k.bundle_id AND h.kind = 'hca') AND NOT EXISTS (SELECT 1 "
+		       "FROM devices d WHERE d.bundle_id = k.bundle_id) "
 		       "UNION ALL SELECT t.bundle_id, 'node', (SELECT count(*) FROM "
 		       "devices d WHERE d.bundle_id = t.bundle_id AND d.pci_addr IS "
 		       "NOT NULL) || ' RDMA device(s), ' || (SELECT CAST(value AS "
