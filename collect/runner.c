@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -298,11 +299,17 @@ static void null_stdio(void)
 	close(fd);
 }
 
-static void child(struct run *r, const struct source *src, int wfd)
+static void child(struct run *r, const struct source *src, int wfd,
+		  pid_t parent)
 {
 	struct ctx c;
 	int res;
 
+	/* a collector killed by SIGKILL takes its sources with it: nothing
+	 * of it goes on reading the node after it is gone */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
@@ -353,7 +360,7 @@ static int attempt(struct run *r, int si, int64_t until, struct attempt *at)
 	struct buf in = BUF_INIT;
 	char chunk[65536];
 	int fds[2], status = 0, timed_out = 0;
-	pid_t pid;
+	pid_t pid, self = getpid();
 
 	memset(at, 0, sizeof(*at));
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -364,7 +371,7 @@ static int attempt(struct run *r, int si, int64_t until, struct attempt *at)
 		die("fork: %s", strerror(errno));
 	if (!pid) {
 		close(fds[0]);
-		child(r, r->runs[si].src, fds[1]);
+		child(r, r->runs[si].src, fds[1], self);
 	}
 	close(fds[1]);
 	fcntl(fds[0], F_SETFL, O_NONBLOCK);

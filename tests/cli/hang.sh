@@ -279,3 +279,37 @@ check_eq "SIGINT: exits 4" "$rc" 4
 check "SIGINT: exits promptly (${WALL} ms)" test "$WALL" -lt 3000
 check_eq "SIGINT: no bundle and no temp file" "$(ls -A "$T/o6")" ""
 unmount_hangfs
+
+# --- SIGKILL while a source is stuck: the source does not outlive it ---
+# (a stuck source reparented to init would go on reading the node, and
+# hold the node's files, after the collector is gone)
+mount_hangfs "$T/root" --hang /proc/uptime
+mkdir -p "$T/o7"
+"$RC" -q --root "$MNT" --timeout 10 --deadline 20 -o "$T/o7" \
+	>"$T/o7.stdout" 2>"$T/o7.stderr" &
+pid=$!
+sleep 1.5
+kids=$(cat /proc/"$pid"/task/*/children 2>/dev/null)
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+# alive: a process that is neither gone, nor a zombie, nor killed (a read
+# stuck in FUSE ends only when hangfs answers: until then the process
+# waits with SIGKILL pending, bit 9 of SigPnd)
+alive() {
+	for k in "$@"; do
+		st=$(awk '{ print $3 }' /proc/"$k"/stat 2>/dev/null)
+		[ -n "$st" ] && [ "$st" != Z ] || continue
+		pnd=$(awk '$1 == "SigPnd:" { print $2 }' /proc/"$k"/status 2>/dev/null)
+		[ -n "$pnd" ] && [ $((0x$pnd & 0x100)) -ne 0 ] && continue
+		echo "$k"
+	done
+}
+n=0
+while [ -n "$(alive $kids)" ] && [ $n -lt 30 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+check "SIGKILL: a source was running when the collector was killed" \
+	test -n "$kids"
+check_eq "SIGKILL: no source outlives the collector" "$(alive $kids)" ""
+unmount_hangfs
