@@ -62,14 +62,17 @@ static int collected_at(time_t *t, int *reproducible)
 	return 0;
 }
 
+/* the bundle's path; *unique: the name is the collector's own, so a
+ * taken one is followed by -2, -3 ... (a name the user gave is not) */
 static int out_path(const char *output, const char *host, time_t t,
-		    char *out, size_t n)
+		    char *out, size_t n, int *unique)
 {
 	size_t ol = strlen(output), sl = strlen(BUNDLE_SUFFIX);
 	char stamp[32];
 	struct stat st;
 	struct tm tm;
 
+	*unique = 0;
 	if (ol > sl && !strcmp(output + ol - sl, BUNDLE_SUFFIX)) {
 		if (check_snprintf(out, n, "%s", output) < 0)
 			return error("output path too long: '%s'", output);
@@ -83,6 +86,7 @@ static int out_path(const char *output, const char *host, time_t t,
 	if (check_snprintf(out, n, "%s/%s-%s%s", output, host, stamp,
 			   BUNDLE_SUFFIX) < 0)
 		return error("output path too long: '%s'", output);
+	*unique = 1;
 	return 0;
 }
 
@@ -207,6 +211,7 @@ int collect_main(struct collect_opts *o, const struct collect_args *a)
 	struct redaction rd;
 	struct buf man = BUF_INIT;
 	char path[PATH_MAX], host[80], *hostname;
+	int unique;
 	const char *root = o->root;
 	struct run r;
 	int rc = COLLECT_EXIT_OK;
@@ -236,28 +241,30 @@ int collect_main(struct collect_opts *o, const struct collect_args *a)
 		mi.argv = rd.argv;
 	}
 	safe_name(hostname, host, sizeof(host));
-	if (out_path(a->output, host, mi.collected_at, path, sizeof(path))) {
+	if (out_path(a->output, host, mi.collected_at, path, sizeof(path),
+		     &unique)) {
 		rc = COLLECT_EXIT_WRITE;
 		goto out;
-	}
-	if (rd.key_pending) {
-		if (check_snprintf(rd.keyfile, sizeof(rd.keyfile), "%s.key",
-				   path) < 0 ||
-		    scrub_save_key(rd.keyfile, rd.key) < 0) {
-			rc = COLLECT_EXIT_WRITE;
-			goto out;
-		}
-		rd.key_created = 1;
 	}
 	mi.hostname = hostname;
 	store_sort(&r.store);
 	manifest_build(&r, &mi, &man);
-	if (store_write(&r.store, man.buf, man.len, path, mi.collected_at,
-			ZSTD_LEVEL) < 0) {
-		if (rd.key_pending)
-			unlink(rd.keyfile);
+	if (store_write(&r.store, man.buf, man.len, path, sizeof(path),
+			unique, mi.collected_at, ZSTD_LEVEL) < 0) {
 		rc = COLLECT_EXIT_WRITE;
 		goto out;
+	}
+	/* the key is named after the bundle, whose name is known only now;
+	 * a bundle whose key could not be kept is not kept either */
+	if (rd.key_pending) {
+		if (check_snprintf(rd.keyfile, sizeof(rd.keyfile), "%s.key",
+				   path) < 0 ||
+		    scrub_save_key(rd.keyfile, rd.key) < 0) {
+			unlink(path);
+			rc = COLLECT_EXIT_WRITE;
+			goto out;
+		}
+		rd.key_created = 1;
 	}
 	if (!a->quiet)
 		summary(&r, path);

@@ -195,9 +195,47 @@ static int write_one(struct archive *a, struct archive_entry *ae,
 	return 0;
 }
 
-int store_write(struct store *s, const char *manifest, size_t mlen,
-		const char *out, time_t mtime, int level)
+/* put tmp at out without replacing anything: 0, 1 if out exists, -1 */
+static int place(const char *tmp, const char *out)
 {
+	int fd, e;
+
+	if (!renameat2(AT_FDCWD, tmp, AT_FDCWD, out, RENAME_NOREPLACE))
+		return 0;
+	if (errno == EEXIST)
+		return 1;
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+		return -1;
+	/* a filesystem without it (vfat, some FUSE): claim the name, then
+	 * move the bundle over the claim, which is ours */
+	fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errno == EEXIST ? 1 : -1;
+	close(fd);
+	if (rename(tmp, out) < 0) {
+		e = errno;
+		unlink(out);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+/* the next free name for an automatic out: host-stamp-2.rdma.tar.zst ... */
+static int next_name(char *out, size_t n, const char *first, unsigned i)
+{
+	size_t fl = strlen(first), sl = strlen(BUNDLE_SUFFIX);
+
+	return check_snprintf(out, n, "%.*s-%u%s", (int)(fl - sl), first, i,
+			      BUNDLE_SUFFIX);
+}
+
+int store_write(struct store *s, const char *manifest, size_t mlen,
+		char *out, size_t outsz, int unique, time_t mtime, int level)
+{
+	char first[PATH_MAX];
+	unsigned tries = 1;
+	int placed;
 	char tmp[PATH_MAX], lvl[16];
 	struct archive_entry *ae = NULL;
 	struct archive *a = NULL;
@@ -249,9 +287,23 @@ int store_write(struct store *s, const char *manifest, size_t mlen,
 		goto out;
 	}
 	fd = -1;
-	if (fchmodat(AT_FDCWD, tmp, 0644, 0) < 0 || rename(tmp, out) < 0) {
-		error("cannot rename '%s' to '%s': %s", tmp, out,
-		      strerror(errno));
+	if (fchmodat(AT_FDCWD, tmp, 0644, 0) < 0) {
+		error("cannot write '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	xsnprintf(first, sizeof(first), "%s", out);
+	/* never replace a file: another collector's bundle of the same
+	 * second, or a file the user named */
+	while ((placed = place(tmp, out)) == 1 && unique && tries < 1000)
+		if (next_name(out, outsz, first, ++tries) < 0)
+			break;
+	if (placed) {
+		if (placed > 0)
+			error("'%s' exists: not replaced", out);
+		else
+			error("cannot rename '%s' to '%s': %s", tmp, out,
+			      strerror(errno));
+		xsnprintf(out, outsz, "%s", first);
 		goto out;
 	}
 	rc = 0;

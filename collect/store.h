@@ -42,10 +42,12 @@ struct entry *store_find(struct store *s, const char *path);
 /* replace an entry's data (redaction); takes ownership */
 void store_set_data(struct store *s, struct entry *e, char *data, size_t len);
 void store_sort(struct store *s);
-/* write manifest + entries to a temp file beside out, rename into place;
- * 0 or -1 with a message printed */
+/* write manifest + entries to a temp file beside out, then move it to out
+ * without replacing any file there: when unique (a name the collector
+ * made), out becomes the first free of out, out-2, out-3 ... (size outsz);
+ * else an existing out is an error.  0 or -1 with a message printed */
 int store_write(struct store *s, const char *manifest, size_t mlen,
-		const char *out, time_t mtime, int level);
+		char *out, size_t outsz, int unique, time_t mtime, int level);
 /* 1 if path is acceptable in a bundle: relative, no "." or ".." parts,
  * no empty parts, no control characters */
 int bundle_path_ok(const char *path);
