@@ -795,9 +795,12 @@ int fab_ibswitches(struct imp *im, const char *text, size_t len,
  * 'Errors for 0x<guid> "<name>"' (a switch) or 'Errors for "<name>"' (a
  * CA), then one line a port, '   GUID 0x<node guid> port <n>: [Name ==
  * value] [Name == value (1.2K)] ...', the counters by libibmad's names;
- * without --report-port a switch's ports summed in one line, 'port ALL',
- * which is no one port's (not kept, as perfquery -a's sums are not);
- * '## Summary: ...', '## Thresholds: ...', '## Suppressed: ...'.  A
+ * port 0 is a switch's management port (enhanced switch port 0).  When
+ * the switch's PMA can select all ports, its ports summed come first in
+ * one line, 'port ALL' (then each port over its thresholds): kept as port
+ * 255, the PortSelect that asks for the sum (AllPortSelect), which the
+ * loader keeps apart from the switch's ports and the rules name "all
+ * ports summed"; '## Summary: ...', '## Thresholds: ...', '## Suppressed: ...'.  A
  * counter it does not print is below its threshold (0 by default): not
  * in the document.  The error counters and PortXmitWait are kept as
  * PortCounters, --data's data and packet counters as PortCountersExtended;
@@ -843,8 +846,11 @@ struct qe_node {
 struct qe {
 	struct qe_node *n;
 	size_t nn;
-	unsigned sums, details, bad, over;
+	unsigned details, bad, over;
 };
+
+/* the PortSelect of a switch's ports summed (PortCounters AllPortSelect) */
+#define QE_ALL_PORTS 255
 
 /* the node and type the last header named */
 struct qe_head {
@@ -933,11 +939,9 @@ static int qe_line(struct qe *q, const char *s, const struct qe_head *h)
 	if (sscanf(s, "GUID %23s port %7[0-9A-Z]:", g, pn) != 2 ||
 	    nd_hex(g, &guid) || !(c = strchr(s, ':')))
 		return -1;
-	if (!strcmp(pn, "ALL")) {
-		q->sums++;
-		return 0;
-	}
-	if (parse_ull(pn, 10, 254, &port) || port < 1)
+	if (!strcmp(pn, "ALL"))
+		port = QE_ALL_PORTS;
+	else if (parse_ull(pn, 10, 254, &port))
 		return -1;
 	if (!(n = qe_node(q, guid)) || !(p = qe_port(n, (unsigned)port))) {
 		q->over++;
@@ -947,6 +951,9 @@ static int qe_line(struct qe *q, const char *s, const struct qe_head *h)
 		n->type = h->type;
 		snprintf(n->desc, sizeof(n->desc), "%s", h->desc);
 	}
+	/* only a switch has a port 0 or sums its ports */
+	if (!n->type && (port == 0 || port == QE_ALL_PORTS))
+		n->type = 2;
 	for (c = strchr(c, '['); c; c = strchr(c + 1, '[')) {
 		if (sscanf(c, "[%63[A-Za-z0-9_] == %llu", name, &v) != 2)
 			continue;
@@ -1015,10 +1022,6 @@ static void qe_json(struct json *j, const struct qe *q)
 
 static void qe_notes(struct imp *im, const struct qe *q, const char *origin)
 {
-	if (q->sums)
-		imp_dropped(im, "%s: %u line(s) of a switch's ports summed ('port "
-			    "ALL', no --report-port): no one port's, not kept",
-			    origin, q->sums);
 	if (q->details)
 		imp_dropped(im, "%s: %u error detail counter(s) (--details: no "
 			    "PortCounters field): not kept", origin, q->details);
@@ -1034,7 +1037,7 @@ int fab_ibqueryerrors(struct imp *im, const char *text, size_t len,
 		      const char *origin, const char *arg)
 {
 	const char *p = text, *end = text + len, *e;
-	struct qe q = { NULL, 0, 0, 0, 0, 0 };
+	struct qe q = { NULL, 0, 0, 0, 0 };
 	struct qe_head h;
 	struct buf f = BUF_INIT;
 	struct json j;
@@ -1062,12 +1065,9 @@ int fab_ibqueryerrors(struct imp *im, const char *text, size_t len,
 		if (qe_line(&q, s, have_head ? &h : NULL) < 0)
 			q.bad++;
 	}
-	if (!q.nn && !q.sums)
-		goto out;
-	qe_notes(im, &q, origin);
-	rc = 0;
 	if (!q.nn)
 		goto out;
+	qe_notes(im, &q, origin);
 	json_init(&j, &f, 0);
 	qe_json(&j, &q);
 	nodes = jparse(f.buf, f.len, NULL, 0);

@@ -341,6 +341,10 @@ static int fabric_port(struct ld *l, struct scan *s, const char *ng,
 		rguid = rg;
 	}
 
+	/* port 255: a switch's ports summed (the PMA's AllPortSelect, an
+	 * ibqueryerrors 'port ALL' line): counters, but no port of its own */
+	if (pn < 0 && num(p, "port", 255, 255) == 255)
+		return fabric_counters(l, ng, 255, jget(p, "pma"));
 	if (pn < 0)
 		return 0;
 	if (s->ports >= MAX_PORTS_TOTAL) {

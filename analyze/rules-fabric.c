@@ -9,7 +9,9 @@
  *   SYMBOL_ERRORS, PORT_RCV_ERRORS, LINK_FLAPPING, XMIT_DISCARDS,
  *   XMIT_WAIT_HIGH             the PMA counters of the peer port of each
  *                              node port (mad), and of every port, switch
- *                              or CA, of a fabric scan
+ *                              or CA, of a fabric scan (port 255: a
+ *                              switch's ports summed, ibqueryerrors'
+ *                              'port ALL')
  *   FW_VERSION_OUTLIER         (its fabric part, run by rules-fleet.c) the
  *                              FW Check of an ibdiagnet console log: a
  *                              node older than the newest firmware of its
@@ -407,6 +409,21 @@ static void hot_ports(struct rctx *rc, const struct counter_rule *cr,
 	"AND k.port = " c ".port AND k.kind = 'pma' WHERE d.bundle_id = " c  \
 	".bundle_id AND '0x' || replace(d.node_guid, ':', '') = " c ".guid))"
 
+/* a fabric port in a finding: port 255 is a switch's ports summed (the
+ * PMA's AllPortSelect: an ibqueryerrors 'port ALL' line), no one port */
+#define PORT_OF(c) "(CASE WHEN " c ".port = 255 THEN ' port ALL (all ports " \
+	"summed)' ELSE ' port ' || " c ".port END)"
+#define FAR_OF(c) "CASE WHEN " c ".port = 255 THEN 'the far end of one or " \
+	"more of its ports' WHEN fp.remote_guid IS NULL THEN 'the far end' " \
+	"ELSE coalesce(nullif(r.desc, ''), fp.remote_guid) || ' port ' || " \
+	"fp.remote_port END"
+/* a sum whose counter one of the switch's own ports shows too: that port
+ * is reported, the sum would say it again */
+#define NOT_SUMMED_AGAIN(c) "NOT (" c ".port = 255 AND EXISTS (SELECT 1 " \
+	"FROM fabric_counters o WHERE o.bundle_id = " c ".bundle_id AND " \
+	"o.guid = " c ".guid AND o.grp = " c ".grp AND o.name = " c ".name " \
+	"AND o.port < 255 AND o.value > 0))"
+
 /* the peer ports of the bundle's own IB ports (mad), then every port of
  * its fabric scan, switch or CA, that no mad document describes and no
  * sysfs query reports */
@@ -427,18 +444,17 @@ static void counter_check(struct rctx *rc, const struct counter_rule *cr)
 		"ORDER BY c.bundle_id, c.ibdev, c.port, c.name", ""));
 	hot_ports(rc, cr, db_query(rc->db,
 		"SELECT c.bundle_id, c.guid || ':' || c.port, "
-		"coalesce(nullif(n.desc, ''), c.guid) || ' port ' || c.port, "
-		"CASE WHEN fp.remote_guid IS NULL THEN 'the far end' ELSE "
-		"coalesce(nullif(r.desc, ''), fp.remote_guid) || ' port ' || "
-		"fp.remote_port END, c.guid, '" FABRIC_JSON "', 'node ' || c.guid "
-		"|| ' port ' || c.port || ' PortCounters.', c.name, c.value "
+		"coalesce(nullif(n.desc, ''), c.guid) || " PORT_OF("c") ", "
+		FAR_OF("c") ", c.guid, '" FABRIC_JSON "', 'node ' || c.guid "
+		"|| " PORT_OF("c") " || ' PortCounters.', c.name, c.value "
 		"FROM fabric_counters c JOIN todo_rule t ON t.bundle_id = "
 		"c.bundle_id JOIN fabric_nodes n ON n.bundle_id = c.bundle_id AND "
 		"n.guid = c.guid AND " NOT_OWN("c") " LEFT JOIN fabric_ports fp ON "
 		"fp.bundle_id = c.bundle_id AND fp.guid = c.guid AND fp.port = "
 		"c.port LEFT JOIN fabric_nodes r ON r.bundle_id = c.bundle_id AND "
 		"r.guid = fp.remote_guid WHERE c.grp = 'PortCounters' AND "
-		"c.value > 0 AND NOT EXISTS (SELECT 1 FROM mad_portinfo x WHERE "
+		"c.value > 0 AND " NOT_SUMMED_AGAIN("c") " AND NOT EXISTS (SELECT "
+		"1 FROM mad_portinfo x WHERE "
 		"x.bundle_id = c.bundle_id AND x.side = 'peer' AND x.node_guid = "
 		"c.guid AND x.port_num = c.port) "
 		"ORDER BY c.bundle_id, n.desc, c.guid, c.port, c.name", ""));
@@ -493,11 +509,9 @@ int fabric_xmit_wait(struct rctx *rc)
 		"'PortCounters' AND c.name = 'PortXmitWait' AND c.value > 0 "
 		"UNION ALL "
 		"SELECT c.bundle_id, c.guid || ':' || c.port, coalesce(nullif("
-		"n.desc, ''), c.guid) || ' port ' || c.port, CASE WHEN "
-		"fp.remote_guid IS NULL THEN 'the far end' ELSE coalesce(nullif("
-		"r.desc, ''), fp.remote_guid) || ' port ' || fp.remote_port END, "
-		"c.guid, '" FABRIC_JSON "', 'node ' || c.guid || ' port ' || "
-		"c.port || ' ', c.value, (SELECT value FROM "
+		"n.desc, ''), c.guid) || " PORT_OF("c") ", " FAR_OF("c") ", "
+		"c.guid, '" FABRIC_JSON "', 'node ' || c.guid || " PORT_OF("c")
+		" || ' ', c.value, (SELECT value FROM "
 		"fabric_counters d WHERE d.bundle_id = c.bundle_id AND d.guid = "
 		"c.guid AND d.port = c.port AND d.name = 'PortXmitData' ORDER BY "
 		"d.grp DESC LIMIT 1) "
@@ -507,7 +521,8 @@ int fabric_xmit_wait(struct rctx *rc)
 		"fp.bundle_id = c.bundle_id AND fp.guid = c.guid AND fp.port = "
 		"c.port LEFT JOIN fabric_nodes r ON r.bundle_id = c.bundle_id AND "
 		"r.guid = fp.remote_guid WHERE c.grp = 'PortCounters' AND c.name = "
-		"'PortXmitWait' AND c.value > 0 AND NOT EXISTS (SELECT 1 FROM "
+		"'PortXmitWait' AND c.value > 0 AND " NOT_SUMMED_AGAIN("c") " AND "
+		"NOT EXISTS (SELECT 1 FROM "
 		"mad_portinfo x WHERE x.bundle_id = c.bundle_id AND x.side = "
 		"'peer' AND x.node_guid = c.guid AND x.port_num = c.port)) "
 		"SELECT * FROM w ORDER BY bundle_id, comp", "");

@@ -3,7 +3,8 @@
 # a remote LID is that port's counters and reaches the fabric checks;
 # ibnetdiscover (-p and the topology) and ibswitches give the nodes; a
 # lone sminfo is the subnet's SM, answering or not; a redacted SM GUID and
-# a mail-wrapped, cexec'd sminfo still read.
+# a mail-wrapped, cexec'd sminfo still read; ibqueryerrors' switch sum
+# ("port ALL") and port 0 are kept.
 cd "$T" || exit 1
 
 # perfquery -x of a switch port, no ibstat: XMIT_DISCARDS and
@@ -120,3 +121,30 @@ if command -v sqlite3 >/dev/null 2>&1; then
 		"$(fab_q sw "SELECT group_concat(guid || '=' || num_ports, ' ') FROM (SELECT * FROM fabric_nodes ORDER BY guid)")" \
 		"LID 5=65 LID 6=65"
 fi
+
+# ibqueryerrors: a switch's "port ALL" (its ports summed, AllPortSelect) is
+# kept as port 255 and named so; a counter one of its ports shows too is
+# reported on that port only; port 0 (the management port) is read
+mkdir qe
+cat >qe/ibqueryerrors.txt <<'EOF2'
+Errors for 0x7cfe9003009ce5b0 "ib-i1l1s01"
+   GUID 0x7cfe9003009ce5b0 port ALL: [LinkDownedCounter == 25 (25.000)] [PortXmitDiscards == 2846 (2.779K)]
+   GUID 0x7cfe9003009ce5b0 port 0: [VL15Dropped == 3]
+   GUID 0x7cfe9003009ce5b0 port 3: [PortXmitDiscards == 2846 (2.779K)]
+
+## Summary: 1 nodes checked, 1 bad nodes found
+##          37 ports checked, 2 ports have errors beyond threshold
+EOF2
+check_eq "ibqueryerrors port ALL: LINK_FLAPPING on the switch's ports summed" \
+	"$(sev qe LINK_FLAPPING 'ib-i1l1s01 port ALL (all ports summed)')" warning
+check_eq "ibqueryerrors port ALL: the discards are port 3's" \
+	"$(sev qe XMIT_DISCARDS 'ib-i1l1s01 port 3')" warning
+check_eq "ibqueryerrors port ALL: and not said again for the sum" \
+	"$(sev qe XMIT_DISCARDS 'ib-i1l1s01 port ALL (all ports summed)')" none
+if command -v sqlite3 >/dev/null 2>&1; then
+	check_eq "ibqueryerrors: the sum is port 255's counters, no port of its own" \
+		"$(fab_q qe "SELECT (SELECT group_concat(port, ' ') FROM (SELECT DISTINCT port FROM fabric_counters ORDER BY port)) || '/' || (SELECT group_concat(port, ' ') FROM (SELECT port FROM fabric_ports ORDER BY port)) || '/' || (SELECT type FROM fabric_nodes)")" \
+		"0 3 255/0 3/2"
+fi
+"$RA" qe >qe.out 2>&1
+check "ibqueryerrors: port ALL and port 0 read whole" grep -q "1 read, 0 not" qe.out
