@@ -27,45 +27,6 @@ const struct br_limits br_default_limits = {
 #define MAX_MANIFEST (4u << 20)
 #define MAX_HOPS 40
 
-static int read_whole(const char *file, size_t max, char **data, size_t *len,
-		      char *err, size_t errlen)
-{
-	struct stat st;
-	size_t got = 0;
-	char *p;
-	int fd;
-
-	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "not a regular file");
-		close(fd);
-		return -1;
-	}
-	if ((size_t)st.st_size > max) {
-		snprintf(err, errlen, "larger than %zu MiB", max >> 20);
-		close(fd);
-		return -1;
-	}
-	p = xmalloc((size_t)st.st_size + 1);
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	*data = p;
-	*len = got;
-	return 0;
-}
-
 /* a control character (below 0x20, or DEL) in p[0, n): eight bytes at a
  * time (a byte below n in a word w: (w - n x ones) & ~w & high, exact for
  * n <= 0x80; DEL is a zero byte of w ^ 0x7f...).  Every entry name of a
@@ -766,7 +727,7 @@ int br_open(const char *file, const struct br_limits *lim,
 	if (!lim)
 		lim = &br_default_limits;
 	*out = NULL;
-	if (read_whole(file, lim->max_file, &raw, &rawlen, err, errlen) < 0)
+	if (read_named_file(file, lim->max_file, &raw, &rawlen, err, errlen) < 0)
 		return -1;
 	rc = br_open_mem(file, raw, rawlen, lim, out, err, errlen);
 	free(raw);

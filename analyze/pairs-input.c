@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "breader.h"
 #include "import.h"
@@ -30,6 +31,8 @@
 #include "util.h"
 
 #define MAX_LINE 4096
+/* pair results: 16 million pairs of 60 bytes (all pairs of 4000 nodes) */
+#define MAX_RESULTS (1 << 30)
 #define MAX_NOTES 20
 #define MAX_PATH_COMPS 512
 #define MAX_OBS 20000000	/* far beyond all pairs of 4096 hosts */
@@ -216,24 +219,36 @@ static int csv_line(struct ptopo *t, struct pinputs *in, const char *file,
 
 int pin_csv(struct ptopo *t, struct pinputs *in, const char *file)
 {
-	FILE *fp = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	char line[MAX_LINE + 2];
+	char line[MAX_LINE + 2], err[128];
+	uint64_t bytes = 0;
 	size_t lineno = 0;
-	int rc = 0;
+	int rc = 0, fd;
+	FILE *fp;
 
+	fd = open_named_file(file, MAX_RESULTS, err, sizeof(err));
+	if (fd < 0)
+		return error("cannot read '%s': %s", file, err);
+	fp = fd == STDIN_FILENO ? stdin : fdopen(fd, "r");
 	if (!fp)
-		return error("cannot open '%s': %s", file, strerror(errno));
+		die("out of memory");
 	while (fgets(line, sizeof(line), fp)) {
 		size_t l = strlen(line);
 
 		lineno++;
+		/* standard input has no size to check first */
+		if ((bytes += l) > MAX_RESULTS) {
+			rc = error("cannot read '%s': larger than %d MiB", file,
+				   MAX_RESULTS >> 20);
+			break;
+		}
 		if (l && line[l - 1] == '\n') {
 			line[--l] = 0;
 		} else if (!feof(fp)) {
 			int c;
 
 			/* a line longer than any pair result: skip it */
-			while ((c = getc(fp)) != EOF && c != '\n')
+			while ((c = getc(fp)) != EOF && c != '\n' &&
+			       ++bytes <= MAX_RESULTS)
 				;
 			in->bad_lines++;
 			note(in, "%s:%zu: line longer than %d bytes", file,

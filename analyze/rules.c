@@ -1,5 +1,6 @@
 /* rules: registry, thresholds and the runner */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,12 +106,38 @@ void finding_evidence(struct rctx *rc, int64_t fid, const char *path,
 	buf_release(&b);
 }
 
+/* one "name value" line of a thresholds file: 0, or -1 with a message */
+static int threshold_line(sqlite3 *db, const char *file, int lineno,
+			  const char *line)
+{
+	const struct threshold *t;
+	char name[64], rest[8];
+	double v;
+
+	if (line[0] == '#' || strspn(line, " \t\r") == strlen(line))
+		return 0;
+	if (sscanf(line, "%63s %lf %7s", name, &v, rest) != 2)
+		return error("%s:%d: expected 'name value'", file, lineno);
+	for (t = thresholds; t->name; t++)
+		if (!strcmp(t->name, name))
+			break;
+	if (!t->name)
+		return error("%s:%d: unknown threshold '%s' (see rdma-analyze "
+			     "rules --thresholds)", file, lineno, name);
+	if (!isfinite(v) || v < 0)
+		return error("%s:%d: threshold '%s' must be a finite number, "
+			     "0 or more", file, lineno, name);
+	db_exec(db, "INSERT OR REPLACE INTO thresholds VALUES (?, ?)", "sd",
+		name, v);
+	return 0;
+}
+
 int thresholds_load(sqlite3 *db, const char *file)
 {
 	const struct threshold *t;
-	char line[256];
-	FILE *f;
-	int lineno = 0;
+	char *data, *line, *nl, err[128];
+	size_t len;
+	int lineno = 0, rc = 0;
 
 	if (db_run(db, "CREATE TEMP TABLE IF NOT EXISTS thresholds (name TEXT "
 		   "PRIMARY KEY, value REAL)") < 0)
@@ -120,35 +147,22 @@ int thresholds_load(sqlite3 *db, const char *file)
 			"sd", t->name, t->value);
 	if (!file)
 		return 0;
-	f = fopen(file, "r");
-	if (!f)
-		return error("cannot open thresholds '%s': %s", file,
-			     strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		char name[64], rest[8];
-		double v;
-		int found = 0;
-
-		lineno++;
-		if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line))
-			continue;
-		if (sscanf(line, "%63s %lf %7s", name, &v, rest) != 2) {
-			fclose(f);
-			return error("%s:%d: expected 'name value'", file, lineno);
-		}
-		for (t = thresholds; t->name; t++)
-			found |= !strcmp(t->name, name);
-		if (!found) {
-			fclose(f);
-			return error("%s:%d: unknown threshold '%s' (see "
-				     "rdma-analyze rules --thresholds)", file,
-				     lineno, name);
-		}
-		db_exec(db, "INSERT OR REPLACE INTO thresholds VALUES (?, ?)",
-			"sd", name, v);
+	/* a thresholds file is a few lines: 64 KiB is generous */
+	if (read_named_file(file, 64 << 10, &data, &len, err, sizeof(err)) < 0)
+		return error("cannot read thresholds '%s': %s", file, err);
+	if (memchr(data, 0, len)) {
+		free(data);
+		return error("thresholds '%s': not a text file (a NUL byte)",
+			     file);
 	}
-	fclose(f);
-	return 0;
+	for (line = data; line && !rc; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		rc = threshold_line(db, file, ++lineno, line);
+	}
+	free(data);
+	return rc;
 }
 
 double threshold(sqlite3 *db, const char *name)

@@ -26,6 +26,15 @@ int check_snprintf(char *dst, size_t n, const char *fmt, ...)
 int pjoin(char *dst, size_t n, ...) __attribute__((sentinel));
 int64_t mono_ms(void);
 int64_t mono_us(void);
+/* open a file someone named, for reading: "-" is standard input; any other
+ * must be a regular file (a FIFO, a device, /dev/zero are refused without
+ * blocking; /dev/null is taken as empty) of at most max bytes.  The descriptor, or -1 with the reason in
+ * err */
+int open_named_file(const char *path, uint64_t max, char *err, size_t errlen);
+/* read a file someone named whole, NUL-terminated, as open_named_file()
+ * opens it; at most max bytes.  0, or -1 with the reason in err */
+int read_named_file(const char *path, size_t max, char **data, size_t *len,
+		    char *err, size_t errlen);
 /* "EACCES" for EACCES; "EUNKNOWN" for what libc cannot name */
 const char *errno_name(int err);
 /* string starts with prefix (inline, a byte at a time: most tries fail at

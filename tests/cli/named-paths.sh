@@ -1,0 +1,46 @@
+# named-paths: a path the user names is read bounded.  --thresholds, pairs
+# --results and a bundle given by name, each pointed at /dev/zero, a FIFO
+# nobody writes, a file over the size cap: one line naming the path and
+# why, the documented exit status, and no hang (each run is given 10 s).
+# --thresholds refuses nan, inf and negative values.
+cd "$T" || exit 1
+S=$(ls "$TOP"/samples/rxe-vm1-*.rdma.tar.zst | head -1)
+mkfifo fifo fifo.rdma.tar.zst
+"$RA" load --db p.db "$S" >/dev/null 2>&1 || fail "named-paths: loading a sample"
+
+# run NAME WANT-RC WANT-TEXT cmd...: bounded to 10 s; one stderr line
+i=0
+run() {
+	n=$1 want=$2 text=$3 i=$((i + 1))
+	shift 3
+	timeout 10 "$@" >"run$i.out" 2>"run$i.err"
+	got=$?
+	check_eq "$n: exit $want (124 is a hang)" "$got" "$want"
+	check "$n: one line: $text" \
+		sh -c "[ \$(grep -c '^rdma-analyze: ' run$i.err) -eq 1 ] && grep -q -- \"\$0\" run$i.err" "$text"
+}
+
+run "--thresholds /dev/zero" 4 "'/dev/zero': not a regular file" \
+	"$RA" --thresholds /dev/zero "$S"
+run "--thresholds a FIFO" 4 "'fifo': not a regular file" \
+	"$RA" --thresholds fifo "$S"
+head -c 70000 /dev/zero | tr '\0' '#' >big.txt
+run "--thresholds over 64 KiB" 4 "larger than 64 KiB" \
+	"$RA" --thresholds big.txt "$S"
+for v in nan inf -inf -1; do
+	printf 'pause_ratio %s\n' "$v" >"th$v.txt"
+	run "--thresholds pause_ratio $v" 4 "must be a finite number, 0 or more" \
+		"$RA" --thresholds "th$v.txt" "$S"
+done
+printf 'pause_ratio 0.2\n' >th-good.txt
+timeout 10 "$RA" --thresholds th-good.txt "$S" >/dev/null 2>&1
+check "--thresholds with a good value still loads (exit 0 or 1)" test $? -le 1
+
+run "pairs --results /dev/zero" 4 "'/dev/zero': not a regular file" \
+	"$RA" pairs --db p.db --results /dev/zero
+run "pairs --results a FIFO" 4 "'fifo': not a regular file" \
+	"$RA" pairs --db p.db --results fifo
+run "a FIFO named as a bundle" 4 "fifo.rdma.tar.zst: not a regular file" \
+	"$RA" fifo.rdma.tar.zst
+run "a FIFO named as an import" 4 "fifo: not a regular file" \
+	"$RA" fifo
