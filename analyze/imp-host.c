@@ -1099,31 +1099,75 @@ static int mlxlink_dev(const char *arg, char *dev, size_t n)
 	return check_snprintf(dev, n, "%s", w);
 }
 
+/* a text whose first line is its own command line without a prompt
+ * ("sudo mlxlink -d /dev/mst/mt4123_pciconf0 --port_type PCIE -e", as a
+ * page's code block shows it): the device that line names, as the name
+ * pattern's '*' would be ("dev_mst_mt4123_pciconf0_--port_type_PCIE_-e")
+ * into arg; 0, or -1 when the first line is no mlxlink -d command */
+static int mlxlink_bare(const char *text, size_t len, char *arg, size_t n)
+{
+	static const char *const pre[] = {
+		"mlxlink_-d_", "mlxlink_--device_", "mstlink_-d_",
+		"mstlink_--device_",
+	};
+	char line[512], name[512], norm[512], *c;
+	size_t k, i;
+
+	while (len && (*text == '\n' || *text == '\r' || *text == ' ')) {
+		text++;
+		len--;
+	}
+	k = strcspn(text, "\r\n");
+	if (k > len)
+		k = len;
+	if (!k || k >= sizeof(line))
+		return -1;
+	memcpy(line, text, k);
+	line[k] = 0;
+	if (imp_command_name(line, name, sizeof(name)) < 0)
+		return -1;
+	for (c = name; *c; c++)
+		if (*c == '/')
+			*c = '_';
+	imp_normalize(name, norm, sizeof(norm));
+	for (i = 0; i < ARRAY_SIZE(pre); i++)
+		if (starts_with(norm, pre[i]) && norm[strlen(pre[i])])
+			return check_snprintf(arg, n, "%s", norm +
+					      strlen(pre[i])) < 0 ? -1 : 0;
+	return -1;
+}
+
 /* mlxlink's text, at rdma-collect/commands/mlxlink-<dev>/stdout as the
  * collector writes it; a second output of the same device (-c, then -e)
- * is appended to the first, read in order */
+ * is appended to the first, read in order.  An output of the host's PCIe
+ * link alone (--port_type PCIE) goes there too: its Link Speed and Width
+ * Active (Enabled) are the HCA's own view of its PCIe link. */
 int ih_mlxlink(struct imp *im, const char *text, size_t len,
 		   const char *origin, const char *arg)
 {
-	char dev[64], p[128];
+	char dev[64], p[128], bare[256];
 	struct mlxlink *m = malloc(sizeof(*m));
 	const char *old;
 	size_t olen;
-	int ok, pcie, rc;
+	int ok, pcie, link, rc;
 
 	if (!m)
 		return -1;
 	ok = mlxlink_parse(text, len, m) == 0;
 	pcie = m->pcie;
+	link = m->pci.link;
 	free(m);
-	if (!ok && pcie) {
-		/* --port_type PCIE: mlxlink's, but not the network link */
+	if (!ok && pcie && !link) {
+		/* PCIe sections without the link's speed and width */
 		imp_dropped(im, "%s: mlxlink output of the host's PCIe link "
-			    "(--port_type PCIE): its counters and eye are not "
-			    "read (the PCIe link is checked from lspci)", origin);
+			    "(--port_type PCIE) without its Link Speed and Width "
+			    "Active (Enabled) lines: its counters and eye are "
+			    "not read", origin);
 		return 0;
 	}
-	if (!ok || mlxlink_dev(arg, dev, sizeof(dev)) < 0)
+	if (!arg && !mlxlink_bare(text, len, bare, sizeof(bare)))
+		arg = bare;
+	if ((!ok && !link) || mlxlink_dev(arg, dev, sizeof(dev)) < 0)
 		return 1;
 	snprintf(p, sizeof(p), "rdma-collect/commands/mlxlink-%s/stdout", dev);
 	old = imp_get(im, p, &olen);

@@ -6,7 +6,11 @@
 
 #include "mlxlink.h"
 
-enum sect { S_NONE, S_OPER, S_SUPP, S_BER, S_EYE, S_PCIE, S_OTHER };
+enum sect {
+	S_NONE, S_OPER, S_SUPP, S_BER, S_EYE,
+	S_PCIE, S_PCIE_OPER, S_PCIE_CNT, S_PCIE_EYE,
+	S_OTHER
+};
 
 /* copy a line without ANSI escapes and trailing blanks */
 static void clean(char *out, size_t n, const char *s, size_t len)
@@ -78,6 +82,18 @@ static int pcie_title(const char *t)
 	return strstr(t, "PCIe") && strstr(t, "Info") && !strchr(t, ':');
 }
 
+/* which PCIe section: the link, its counters, its eye, or another */
+static enum sect pcie_section(const char *t)
+{
+	if (!strncasecmp(t, "PCIe Operational", 16))
+		return S_PCIE_OPER;
+	if (!strncasecmp(t, "Management PCIe", 15) && strstr(t, "Counters"))
+		return S_PCIE_CNT;
+	if (!strncasecmp(t, "EYE Opening Info", 16))
+		return S_PCIE_EYE;
+	return S_PCIE;
+}
+
 /* the section a title line starts; known: it is one of titles[] */
 static enum sect section(const char *title, int *known)
 {
@@ -86,7 +102,7 @@ static enum sect section(const char *title, int *known)
 	*known = 0;
 	if (pcie_title(title)) {
 		*known = 1;
-		return S_PCIE;
+		return pcie_section(title);
 	}
 	for (i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
 		if (!strcasecmp(title, titles[i].title)) {
@@ -142,6 +158,111 @@ int mlxlink_lanes(const char *s, double *v, int n)
 static void set(char *dst, size_t n, const char *v)
 {
 	snprintf(dst, n, "%s", strcmp(v, "N/A") ? v : "");
+}
+
+int mlxlink_pcie_speed(const char *s, double *gts, int *gen)
+{
+	/* the rate of each generation: Gen6's "32G PAM-4 Gen6" is 32 GBd,
+	 * 64 GT/s, so the generation, not the leading number, says it */
+	static const double rate[] = { 0, 2.5, 5, 8, 16, 32, 64, 128 };
+	const char *g = strstr(s, "Gen");
+	char *end;
+	long v;
+
+	*gts = -1;
+	*gen = -1;
+	if (!g)
+		return -1;
+	g += 3;
+	while (*g == ' ')
+		g++;
+	v = strtol(g, &end, 10);
+	if (end == g || v < 1 || v > 7 || (*end && *end != ' ' && *end != ')'))
+		return -1;
+	*gen = (int)v;
+	*gts = rate[v];
+	return 0;
+}
+
+/* "A (E)": the active value into a, the enabled one into e */
+static void active_enabled(const char *v, char *a, size_t an, char *e,
+			   size_t en)
+{
+	const char *o = strrchr(v, '(');
+	size_t k = o ? (size_t)(o - v) : strlen(v);
+
+	while (k && v[k - 1] == ' ')
+		k--;
+	snprintf(a, an, "%.*s", (int)k, v);
+	if (!strcmp(a, "N/A"))
+		a[0] = 0;
+	e[0] = 0;
+	if (o) {
+		snprintf(e, en, "%s", o + 1);
+		e[strcspn(e, ")")] = 0;
+		if (!strcmp(e, "N/A"))
+			e[0] = 0;
+	}
+}
+
+/* "16X" -> 16; -1 if not a width */
+static int lanes_of(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return end != s && (*end == 'X' || *end == 'x') && !end[1] &&
+	       v > 0 && v <= 32 ? (int)v : -1;
+}
+
+/* a counter: digits only, else -1 */
+static int64_t count_of(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s) && strlen(s) < 19 ?
+	       (int64_t)strtoll(s, NULL, 10) : -1;
+}
+
+static void pcie_field(struct mlxlink_pci *p, enum sect s, const char *key,
+		       const char *val)
+{
+	char a[64], e[64];
+
+	if (s == S_PCIE_OPER && !strncmp(key, "Depth", 5)) {
+		if (sscanf(val, "%d , %d , %d", &p->depth, &p->index,
+			   &p->node) != 3)
+			p->depth = p->index = p->node = -1;
+	} else if (s == S_PCIE_OPER && !strncmp(key, "Link Speed Active", 17)) {
+		active_enabled(val, a, sizeof(a), e, sizeof(e));
+		snprintf(p->speed, sizeof(p->speed), "%s", a);
+		snprintf(p->speed_en, sizeof(p->speed_en), "%s", e);
+		mlxlink_pcie_speed(a, &p->gts, &p->gen);
+		mlxlink_pcie_speed(e, &p->gts_en, &p->gen_en);
+		p->link = 1;
+	} else if (s == S_PCIE_OPER && !strncmp(key, "Link Width Active", 17)) {
+		active_enabled(val, a, sizeof(a), e, sizeof(e));
+		p->width = lanes_of(a);
+		p->width_en = lanes_of(e);
+		p->link = 1;
+	} else if (s == S_PCIE_OPER && !strcmp(key, "Device Status")) {
+		set(p->status, sizeof(p->status), val);
+	} else if (s == S_PCIE_CNT && !strcasecmp(key, "dl down")) {
+		p->dl_down = count_of(val);
+	} else if (s == S_PCIE_CNT && !strcmp(key, "RX Errors")) {
+		p->rx_errors = count_of(val);
+	} else if (s == S_PCIE_CNT && !strcmp(key, "TX Errors")) {
+		p->tx_errors = count_of(val);
+	} else if (s == S_PCIE_CNT && !strcmp(key, "CRC Error dllp")) {
+		p->crc_dllp = count_of(val);
+	} else if (s == S_PCIE_CNT && !strcmp(key, "CRC Error tlp")) {
+		p->crc_tlp = count_of(val);
+	} else if (s == S_PCIE_EYE && !strcmp(key, "Physical Grade")) {
+		p->ngrade = mlxlink_lanes(val, p->grade, MLXLINK_LANES);
+	} else if (s == S_PCIE_EYE && !strncmp(key, "Height Eye Opening", 18)) {
+		p->nheight = mlxlink_lanes(val, p->height, MLXLINK_LANES);
+	} else if (s == S_PCIE_EYE && !strncmp(key, "Phase", 5) &&
+		   strstr(key, "Eye Opening")) {
+		p->nphase = mlxlink_lanes(val, p->phase, MLXLINK_LANES);
+	}
 }
 
 static void field(struct mlxlink *m, enum sect s, const char *key,
@@ -202,15 +323,23 @@ static void field(struct mlxlink *m, enum sect s, const char *key,
 
 static void reset(struct mlxlink *m)
 {
+	struct mlxlink_pci *p = &m->pci;
+
 	memset(m, 0, sizeof(*m));
 	m->eff_errors = -1;
 	m->eff_ber = m->raw_ber = -1;
+	p->depth = p->index = p->node = -1;
+	p->gts = p->gts_en = -1;
+	p->gen = p->gen_en = p->width = p->width_en = -1;
+	p->dl_down = p->rx_errors = p->tx_errors = -1;
+	p->crc_dllp = p->crc_tlp = -1;
 }
 
 /* a title line starts section s */
 static void enter(struct mlxlink *m, enum sect s)
 {
-	if (s == S_PCIE)
+	if (s == S_PCIE || s == S_PCIE_OPER || s == S_PCIE_CNT ||
+	    s == S_PCIE_EYE)
 		m->pcie++;
 	else if (s != S_OTHER)
 		m->sections++;
@@ -224,6 +353,7 @@ int mlxlink_parse(const char *text, size_t len, struct mlxlink *m)
 	char cand[256] = "", buf[256];
 	enum sect s = S_NONE;
 	int titled = 0, pcie;
+	struct mlxlink_pci pci;
 
 	reset(m);
 	while (text && p < end) {
@@ -264,12 +394,17 @@ int mlxlink_parse(const char *text, size_t len, struct mlxlink *m)
 			continue;
 		val = colon + (colon[0] == ' ' ? 3 : 1);
 		*colon = 0;
-		field(m, s, trim(line), trim(val));
+		if (s == S_PCIE_OPER || s == S_PCIE_CNT || s == S_PCIE_EYE)
+			pcie_field(&m->pci, s, trim(line), trim(val));
+		else
+			field(m, s, trim(line), trim(val));
 	}
 	if (!m->sections) {
 		pcie = m->pcie;
+		pci = m->pci;
 		reset(m);
 		m->pcie = pcie;
+		m->pci = pci;
 		return -1;
 	}
 	return 0;

@@ -72,15 +72,17 @@ static const struct imp_need needs[] = {
 	     "sys/kernel/iommu_groups/*/type, or dmesg from boot ('iommu: "
 	     "Default domain type', 'Adding to iommu group') carry it"),
 	/* lspci -v shows no Lnk* line, lspci -vv without root no register:
-	 * the link state is the registers, the sysfs link files or mlx5's
-	 * own probe line */
+	 * the link state is the registers, the sysfs link files, mlx5's
+	 * own probe line or the HCA's own view (mlxlink --port_type PCIE) */
 	NEED("PCIE_LINK_DEGRADED",
 	     "SELECT bundle_id FROM pci_functions WHERE lnksta_width > 0 OR "
 	     "cur_link_width > 0 UNION SELECT bundle_id FROM klog WHERE text "
-	     "LIKE '%available PCIe bandwidth%'", "PCIe link state",
+	     "LIKE '%available PCIe bandwidth%' UNION SELECT bundle_id FROM "
+	     "phy_pcie WHERE depth = 0 AND (gen_enabled > 0 OR "
+	     "width_enabled > 0)", "PCIe link state",
 	     "lspci -vv as root, copies of sys/bus/pci/devices/*/"
-	     "current_link_*, or mlx5_core's 'available PCIe bandwidth' "
-	     "line of dmesg carry it"),
+	     "current_link_*, mlx5_core's 'available PCIe bandwidth' "
+	     "line of dmesg, or mlxlink -d DEV --port_type PCIE carry it"),
 	/* lspci -vv as root prints every ACS capability's ACSCtl: with
 	 * link registers read and no ACS row, the functions have none */
 	NEED("ACS_ENABLED",

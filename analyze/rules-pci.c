@@ -65,10 +65,10 @@ const struct rule rules_pci[] = {
 		.layer = "hca",
 		.severity = SEV_CRITICAL,
 		.title = "PCIe link of an HCA (or a bridge on its path) below its capability",
-		.needs = "pci|klog",
+		.needs = "pci|klog|commands",
 		.mlx5_only = "the HCAs' PCI functions, which the pci source collects for NVIDIA/Mellanox adapters only",
-		.evidence = "sys/devices/.../<bdf>/config (LnkCap, LnkSta), current_link_{speed,width}, max_link_{speed,width}; kernel log 'PCIe bandwidth ... limited by' of an HCA function (not 'limited by Unknown x0': no link registers to read, as on s390 or in some VMs) (NVIDIA/Mellanox HCAs only: skipped on a node without one)",
-		.remediation = "The HCA trained below its PCIe speed or width: reseat the card (or move it to a slot wired for the full width and generation), check riser cables and retimers, set the slot's link speed in the BIOS to Auto/Gen5 and update the BIOS and HCA firmware; `lspci -vvv -s <bdf>` shows LnkCap and LnkSta, and the mlx5_core probe line 'available PCIe bandwidth, limited by ... at <bdf>' names the narrowest link.",
+		.evidence = "sys/devices/.../<bdf>/config (LnkCap, LnkSta), current_link_{speed,width}, max_link_{speed,width}; kernel log 'PCIe bandwidth ... limited by' of an HCA function (not 'limited by Unknown x0': no link registers to read, as on s390 or in some VMs); the HCA's own view, mlxlink -d <dev> --port_type PCIE (rdma-collect/commands/mlxlink-<dev>/stdout, a pasted one named by its mst device or PCI address, which mst status maps to the PCI function): Link Speed Active (Enabled) or Link Width Active (Enabled) of the host's link (depth 0) below the enabled value, where neither the function's link registers nor its kernel line already judge it (NVIDIA/Mellanox HCAs only: skipped on a node without one)",
+		.remediation = "The HCA trained below its PCIe speed or width: reseat the card (or move it to a slot wired for the full width and generation), check riser cables and retimers, set the slot's link speed in the BIOS to Auto/Gen5 and update the BIOS and HCA firmware; `lspci -vvv -s <bdf>` shows LnkCap and LnkSta, the mlx5_core probe line 'available PCIe bandwidth, limited by ... at <bdf>' names the narrowest link, and `mlxlink -d <dev> --port_type PCIE -e` shows the HCA's own Link Speed and Width Active (Enabled) and each lane's eye.",
 		/* a link is judged at its upstream-facing end (endpoint,
 		 * switch upstream port), as lspci's "(downgraded)": a root
 		 * or downstream port may rightly run below its own LnkCap
@@ -139,7 +139,34 @@ const struct rule rules_pci[] = {
 		       "((f.lnksta_speed < f.lnkcap_speed) OR (f.lnksta_width < "
 		       "f.lnkcap_width)) AND coalesce(f.pcie_port_type, '') NOT IN "
 		       "('Root Port', 'Downstream Port', 'PCI/PCI-X to PCI-Express "
-		       "Bridge'))",
+		       "Bridge')) "
+		       /* mlxlink --port_type PCIE: the HCA's own view of its
+		        * host link, active below enabled; only where no link
+		        * register or sysfs file of that function (the first
+		        * part judges those) and no kernel line of it speaks */
+		       "UNION ALL SELECT m.bundle_id, m.dev, 'PCIe link of HCA ' "
+		       "|| m.dev || coalesce(' (' || m.ibdev || ')', '') || "
+		       "' runs at ' || coalesce(m.speed, 'unknown speed') || ' x' "
+		       "|| coalesce(m.width, '?') || ', enabled for ' || "
+		       "coalesce(m.speed_enabled, 'unknown speed') || ' x' || "
+		       "coalesce(m.width_enabled, '?') || ' (mlxlink --port_type "
+		       "PCIE)', m.path || char(9) || 'Link Speed Active (Enabled): ' "
+		       "|| coalesce(m.speed, 'N/A') || ' (' || coalesce("
+		       "m.speed_enabled, 'N/A') || ')' || char(10) || m.path || "
+		       "char(9) || 'Link Width Active (Enabled): ' || coalesce("
+		       "m.width || 'X', 'N/A') || ' (' || coalesce(m.width_enabled "
+		       "|| 'X', 'N/A') || ')', NULL "
+		       "FROM phy_pcie m JOIN todo_rule t ON t.bundle_id = "
+		       "m.bundle_id WHERE m.depth = 0 AND ((m.gen > 0 AND "
+		       "m.gen_enabled > 0 AND m.gen < m.gen_enabled) OR (m.width > "
+		       "0 AND m.width_enabled > 0 AND m.width < m.width_enabled)) "
+		       "AND NOT EXISTS (SELECT 1 FROM pci_functions f WHERE "
+		       "f.bundle_id = m.bundle_id AND f.addr = m.pci_addr AND "
+		       "(f.lnksta_width > 0 OR f.cur_link_width > 0)) AND NOT "
+		       "EXISTS (SELECT 1 FROM klog k WHERE k.bundle_id = "
+		       "m.bundle_id AND k.device = m.pci_addr AND k.category = "
+		       "'pcie_bw' AND k.text LIKE '%PCIe bandwidth, limited by%' "
+		       "AND k.text NOT LIKE '%limited by Unknown%')",
 	},
 	{
 		.id = "ACS_ENABLED",

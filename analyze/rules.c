@@ -283,8 +283,9 @@ static int group_met(const struct todo_set *t, size_t lo, size_t hi,
  * or the PCI core's enumeration line "pci 0000:01:00.0: [15b3:1007] type
  * 00 class 0x020000" of its kernel log), an mlx5 RDMA device (by name,
  * HCA type or driver), mlx5_core in its kernel log, an mlxlink output of
- * a network link (mlxlink reads ConnectX-4 and later and BlueField only:
- * a pasted one names its device by an mst path), or ethtool counters only
+ * a network link or of the host's PCIe link (mlxlink reads ConnectX-4
+ * and later and BlueField only: a pasted one names its device by an mst
+ * path), or ethtool counters only
  * mlx5e names (its PPCNT port counters and the q counter's
  * rx_out_of_buffer: en_stats.c) */
 #define HAS_MLX5 "SELECT (SELECT count(*) FROM pci_functions WHERE " \
@@ -297,6 +298,7 @@ static int group_met(const struct todo_set *t, size_t lo, size_t hi,
 	"AND text LIKE 'mlx5_core %') + EXISTS (SELECT 1 FROM klog WHERE " \
 	"bundle_id = ?1 AND text LIKE 'pci %: [15b3:%] type 00 class 0x02%') " \
 	"+ EXISTS (SELECT 1 FROM phy WHERE bundle_id = ?1) + EXISTS (SELECT 1 " \
+	"FROM phy_pcie WHERE bundle_id = ?1) + EXISTS (SELECT 1 " \
 	"FROM netdev_stats WHERE bundle_id = ?1 AND source IN ('ethtool', " \
 	"'ethtool-rate') AND name IN ('rx_discards_phy', 'tx_discards_phy', " \
 	"'rx_pause_ctrl_phy', 'tx_pause_ctrl_phy', 'rx_out_of_buffer', " \

@@ -192,3 +192,54 @@ s = {x["rule"]: x["reason"] for n in d["nodes"] for x in n["skipped"]}
 for r in ("PCIE_LINK_DEGRADED", "ACS_ENABLED", "IOMMU_TRANSLATING"):
     assert r in s, (r, s)
 ' "$RA" "$T/bnxt.rdma.tar.zst"
+
+# --- PCIE_LINK_DEGRADED from mlxlink --port_type PCIE (phy_pcie): the
+# HCA's own Link Speed/Width Active (Enabled), the function named by mst
+# status, by the PCI address mlxlink ran on, or by a bare command line
+mlxpcie() {	# mlxpcie SPEED WIDTH [DEPTH]: the output's text
+	printf '\nPCIe Operational (Enabled) Info\n-------------------------------\n'
+	printf 'Depth, pcie index, node         : %s, 0, 0\n' "${3:-0}"
+	printf 'Link Speed Active (Enabled)     : %s\n' "$1"
+	printf 'Link Width Active (Enabled)     : %s\n' "$2"
+}
+mkdir -p "$T/mx1" "$T/mx2" "$T/mx3" "$T/mx4" "$T/mx5"
+{
+	echo '[root@node ~]# mst status'
+	printf 'MST modules:\n------------\n    MST PCI configuration module loaded\n\n'
+	printf 'MST devices:\n------------\n'
+	echo '/dev/mst/mt4125_pciconf0         - PCI configuration cycles access.'
+	echo '                                   domain:bus:dev.fn=0000:41:00.0 addr.reg=88 data.reg=92 cr_bar.gw_offset=-1'
+	echo '[root@node ~]# mlxlink -d /dev/mst/mt4125_pciconf0 --port_type PCIE'
+	mlxpcie "16G-Gen 4 (16G-Gen 4)" "8X (16X)"
+} >"$T/mx1/ticket.txt"
+check_eq "mlxlink PCIe x8 of x16, mst status names 0000:41:00.0: critical" \
+	"$(findings "$T/mx1" PCIE_LINK_DEGRADED)" "0000:41:00.0 critical hca"
+d=$(details "$T/mx1" PCIE_LINK_DEGRADED)
+check "mlxlink PCIe: the evidence is the output's two lines" has_line "$d" \
+	"rdma-collect/commands/mlxlink-mt4125_pciconf0/stdout Link Width Active (Enabled): 8X (16X)"
+{ echo 'mlxlink -d 0000:81:00.0 --port_type PCIE -e'; mlxpcie "32G-Gen 5 (32G PAM-4 Gen6)" "16X (16X)"; } >"$T/mx2/mlxlink.txt"
+check_eq "bare 'mlxlink -d <bdf>' first line, Gen5 of Gen6: fires on the address" \
+	"$(findings "$T/mx2" PCIE_LINK_DEGRADED)" "0000:81:00.0 critical hca"
+{ echo 'mlxlink -d 0000:81:00.0 --port_type PCIE'; mlxpcie "32G PAM-4 Gen6 (32G PAM-4 Gen6)" "16X (16X)"; } >"$T/mx3/mlxlink.txt"
+check_eq "mlxlink PCIe Gen6 x16 of Gen6 x16: no finding" \
+	"$(findings "$T/mx3" PCIE_LINK_DEGRADED)" ""
+check "mlxlink PCIe healthy: the check ran (not skipped) and the file is read" python3 -c '
+import json, subprocess, sys
+d = json.loads(subprocess.run([sys.argv[1], "report", "--format", "json", sys.argv[2]],
+                              capture_output=True, text=True).stdout)
+s = [x["rule"] for n in d["nodes"] for x in n["skipped"]]
+assert "PCIE_LINK_DEGRADED" not in s, s
+' "$RA" "$T/mx3"
+# a link below the HCA's internal switch (BlueField JBoF, depth 3) is not
+# the host's link
+{ echo 'mlxlink -d 0000:81:00.0 --port_type PCIE --depth 3 --pcie_index 0 --node 4'; mlxpcie "8G-Gen 3 (16G-Gen 4)" "4X (4X)" 3; } >"$T/mx4/mlxlink.txt"
+check_eq "mlxlink PCIe depth 3: not judged" "$(findings "$T/mx4" PCIE_LINK_DEGRADED)" ""
+# the network link's output beside it is read as before (phy)
+{ echo 'mlxlink -d 0000:81:00.0 --port_type PCIE'; mlxpcie "16G-Gen 4 (16G-Gen 4)" "16X (16X)"
+  printf '\n$ mlxlink -d 0000:81:00.0 -c\n\nOperational Info\n----------------\nState                           : Active\n'
+  printf 'Physical state                  : LinkUp\nSpeed                           : IB-HDR\nWidth                           : 4x\n\n'
+  printf 'Physical Counters and BER Info\n------------------------------\nEffective Physical Errors       : 7\n'
+  printf 'Effective Physical BER          : 1E-10\nRaw Physical BER                : 2E-6\n'; } >"$T/mx5/ticket.txt"
+check_eq "mlxlink PCIe and network outputs of one device: PHY_BER_HIGH still reads the network one" \
+	"$(findings "$T/mx5" PHY_BER_HIGH | cut -d' ' -f1)" \
+	"rdma-collect/commands/mlxlink-0000:81:00.0/stdout"
