@@ -97,8 +97,9 @@ static int first_line(const char *text, size_t len, struct ih_line *l,
 	return 0;
 }
 
-/* most non-blank lines "name: number" (an ethtool -S without its header) */
-static int stats_only(const char *text, size_t len)
+/* most non-blank lines "name: number" (an ethtool -S without its header;
+ * "..", "..." where a paste elided some), at least min of them */
+static int stats_only(const char *text, size_t len, int min)
 {
 	struct ih_lines it;
 	struct ih_line *l = malloc(sizeof(*l));
@@ -111,7 +112,7 @@ static int stats_only(const char *text, size_t len)
 		const char *s = ih_skip(l->s), *c = strrchr(s, ':');
 		const char *v;
 
-		if (!*s)
+		if (!*s || strspn(s, ".") == strlen(s))
 			continue;
 		for (v = c ? c + 1 : NULL; v && *v == ' '; v++)
 			;
@@ -122,7 +123,7 @@ static int stats_only(const char *text, size_t len)
 			no++;
 	}
 	free(l);
-	return yes >= 2 && yes > 4 * no;
+	return yes >= min && yes > 4 * no;
 }
 
 /* "[sudo] ethtool -S IF [| grep ...]" as a paste's first line, without a
@@ -169,7 +170,9 @@ int ih_ethtool_stats(struct imp *im, const char *text, size_t len,
 	 * line itself first, pasted without its prompt */
 	head = !strcmp(ih_skip(l->s), "NIC statistics:");
 	cmd = !head && stats_cmd(l->s, cmdif, sizeof(cmdif));
-	if (!head && !cmd && !stats_only(text, len))
+	/* named (by the command line above it, or the file's name), one
+	 * counter is enough: "ethtool -S IF | grep out_of_buffer" */
+	if (!head && !cmd && !stats_only(text, len, arg ? 1 : 2))
 		goto out;
 	if (!(ifn = ifname_of(im, arg ? arg : cmd ? cmdif : NULL, origin,
 			      "ethtool -S")))
@@ -558,35 +561,59 @@ static int onoff(const char *v)
 	return !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? 0 : -1;
 }
 
+/* "Pause parameters for IF:", "Settings for IF:": the output names its
+ * interface, whatever the command line around it was ("ethtool
+ * --include-statistics -a IF", "./ethtool  IF"); indented in a commit
+ * message.  The name into out, or 0 */
+static int header_ifname(const char *line, const char *head, char *out,
+			 size_t sz)
+{
+	const char *s = ih_skip(line);
+	size_t n = strlen(head), k;
+
+	if (strncmp(s, head, n))
+		return 0;
+	s += n;
+	k = strlen(s);
+	if (k < 2 || s[k - 1] != ':' || k - 1 >= sz)
+		return 0;
+	memcpy(out, s, k - 1);
+	out[k - 1] = 0;
+	return ifname_ok(out);
+}
+
 int ih_ethtool_pause(struct imp *im, const char *text, size_t len,
 		     const char *origin, const char *arg)
 {
 	struct ih_lines it;
 	struct ih_line *l = malloc(sizeof(*l));
-	char want[64], val[128];
+	char ifn[16], val[128];
 	int an = -1, rx = -1, tx = -1, rc = 1;
 	const char *v;
 
+	(void)arg;	/* the header names the interface */
 	if (!l)
 		return -1;
-	if (!arg || !ifname_ok(arg) || !first_line(text, len, l, &it))
-		goto out;
-	snprintf(want, sizeof(want), "Pause parameters for %s:", arg);
-	if (strcmp(l->s, want))
+	/* "RX negotiated:" and --include-statistics' "Statistics:" block
+	 * follow the settings, neither one of them */
+	if (!first_line(text, len, l, &it) ||
+	    !header_ifname(l->s, "Pause parameters for ", ifn, sizeof(ifn)))
 		goto out;
 	while (ih_next(&it, l)) {
-		if ((v = kv(l->s, "Autonegotiate")))
+		const char *s = ih_skip(l->s);
+
+		if ((v = kv(s, "Autonegotiate")))
 			an = onoff(v);
-		else if ((v = kv(l->s, "RX")))
+		else if ((v = kv(s, "RX")))
 			rx = onoff(v);
-		else if ((v = kv(l->s, "TX")))
+		else if ((v = kv(s, "TX")))
 			tx = onoff(v);
 	}
 	if (an < 0 || rx < 0 || tx < 0)
 		goto out;
 	snprintf(val, sizeof(val), "{ \"autoneg\": %d, \"rx_pause\": %d, "
 		 "\"tx_pause\": %d }", an, rx, tx);
-	rc = ethtool_put(im, arg, origin, "pause", val);
+	rc = ethtool_put(im, ifn, origin, "pause", val);
 out:
 	free(l);
 	return rc;
@@ -619,7 +646,7 @@ int ih_ethtool_link(struct imp *im, const char *text, size_t len,
 	struct json j;
 	struct ih_lines it;
 	struct ih_line *l = malloc(sizeof(*l));
-	char want[64], num[32];
+	char ifn[16], num[32];
 	const char *v;
 	long speed = -2, duplex = -1, link = -1;
 	int rc = 1, x;
@@ -627,13 +654,11 @@ int ih_ethtool_link(struct imp *im, const char *text, size_t len,
 
 	if (!l)
 		return -1;
-	/* "ethtool_-k_eth0" reaches here as arg "-k_eth0": not ours */
-	if (!arg || !ifname_ok(arg) || arg[0] == '-' ||
-	    !first_line(text, len, l, &it))
+	/* the header names the interface */
+	if (!first_line(text, len, l, &it) ||
+	    !header_ifname(l->s, "Settings for ", ifn, sizeof(ifn)))
 		goto out;
-	snprintf(want, sizeof(want), "Settings for %s:", arg);
-	if (strcmp(l->s, want))
-		goto out;
+	arg = ifn;
 	json_init(&j, &out, 0);
 	json_obj_open(&j, NULL);
 	while (ih_next(&it, l)) {
@@ -739,7 +764,9 @@ static int dcb_word(struct dcbpfc *d, const char *key, const char **sp)
 	unsigned dummy = 0;
 	const char *s = *sp;
 
-	if (!strcmp(key, "prio-pfc")) {
+	/* "pg-pfc": the same map as the first dcb pfc patch printed it
+	 * (netdev, Dec 2020), before it was named prio-pfc */
+	if (!strcmp(key, "prio-pfc") || !strcmp(key, "pg-pfc")) {
 		buf_reset(&d->pfc);
 		d->en = 0;
 		d->prio = prio_list(sp, &d->pfc, 1, &d->en) == 0;
@@ -773,11 +800,36 @@ static int dcb_word(struct dcbpfc *d, const char *key, const char **sp)
 	return 0;
 }
 
+/* "eth3_pfc-cap_prio-pfc" (the name of `dcb pfc show dev eth3 pfc-cap
+ * prio-pfc`): the interface, cut before the first attribute named */
+static const char *dcb_ifname(const char *arg, char *buf, size_t sz)
+{
+	static const char *const attrs[] = {
+		"_pfc-cap", "_prio-pfc", "_macsec-bypass", "_delay",
+		"_requests", "_indications",
+	};
+	size_t i, n = strlen(arg);
+	const char *e;
+
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+		e = strstr(arg, attrs[i]);
+		if (e && (size_t)(e - arg) < n &&
+		    (!e[strlen(attrs[i])] || e[strlen(attrs[i])] == '_'))
+			n = (size_t)(e - arg);
+	}
+	snprintf(buf, sz, "%.*s", (int)n, arg);
+	return ifname_ok(buf) ? buf : NULL;
+}
+
 /* `dcb [-s] pfc show dev IF [ATTR...]`: "pfc-cap 8 macsec-bypass off delay
  * 32639 " then "prio-pfc 0:off ... 7:off " (and with -s "requests ...",
- * "indications ..."); named attributes print one a line; mail and pastes
- * lose the trailing blanks.  Read word by word: what prio-pfc says is
- * needed, the rest is kept when present */
+ * "indications ..."); named attributes print on one line, in the order
+ * named ("pfc-cap 8 prio-pfc 0:off ... delay 0"); mail and pastes lose
+ * the trailing blanks.  Read word by word: what is present is kept.
+ * Without prio-pfc (`dcb -s pfc show dev IF indications`) the counters
+ * are kept and no pfc_en is written: pause frames counted say nothing of
+ * which priorities have PFC, and PFC_DISABLED must not read them as off.
+ * Without the interface's name (a service's log) it is "unnamed" */
 int ih_dcb_pfc(struct imp *im, const char *text, size_t len,
 	       const char *origin, const char *arg)
 {
@@ -785,15 +837,13 @@ int ih_dcb_pfc(struct imp *im, const char *text, size_t len,
 	struct buf doc = BUF_INIT;
 	struct ih_lines it;
 	struct ih_line *l = malloc(sizeof(*l));
-	char p[128];
-	int rc = 1;
+	char p[128], ifb[64];
+	int rc = 1, req, ind;
 
 	memset(&d, 0, sizeof(d));
 	d.mbc = -1;
 	if (!l)
 		return -1;
-	if (!arg || !ifname_ok(arg))
-		goto out;
 	ih_lines_init(&it, text, len);
 	while (ih_next(&it, l)) {
 		const char *s = ih_skip(l->s);
@@ -812,20 +862,31 @@ int ih_dcb_pfc(struct imp *im, const char *text, size_t len,
 			s = ih_skip(s);
 		}
 	}
-	if (!d.prio)
+	req = d.req.len > 2 && d.req.buf[d.req.len - 1] == ']';
+	ind = d.ind.len > 2 && d.ind.buf[d.ind.len - 1] == ']';
+	if (!d.prio && !req && !ind)
 		goto out;
-	buf_addf(&doc, "{ \"ifname\": \"%s\", \"status\": \"ok\", \"pfc\": { "
-		 "\"pfc_en\": %u", arg, d.en);
+	if (arg)
+		arg = dcb_ifname(arg, ifb, sizeof(ifb));
+	else
+		arg = ifname_of(im, NULL, origin, "dcb pfc show");
+	if (!arg)
+		goto out;
+	buf_addf(&doc, "{ \"ifname\": \"%s\", \"status\": \"ok\", \"pfc\": { ",
+		 arg);
+	if (d.prio)
+		buf_addf(&doc, "\"pfc_en\": %u, ", d.en);
 	if (d.have_cap)
-		buf_addf(&doc, ", \"pfc_cap\": %u", d.cap);
+		buf_addf(&doc, "\"pfc_cap\": %u, ", d.cap);
 	if (d.mbc >= 0)
-		buf_addf(&doc, ", \"mbc\": %d", d.mbc);
+		buf_addf(&doc, "\"mbc\": %d, ", d.mbc);
 	if (d.have_delay)
-		buf_addf(&doc, ", \"delay\": %u", d.delay);
-	if (d.req.len > 2 && d.req.buf[d.req.len - 1] == ']')
-		buf_addf(&doc, ", \"requests\": %s", d.req.buf);
-	if (d.ind.len > 2 && d.ind.buf[d.ind.len - 1] == ']')
-		buf_addf(&doc, ", \"indications\": %s", d.ind.buf);
+		buf_addf(&doc, "\"delay\": %u, ", d.delay);
+	if (req)
+		buf_addf(&doc, "\"requests\": %s, ", d.req.buf);
+	if (ind)
+		buf_addf(&doc, "\"indications\": %s, ", d.ind.buf);
+	buf_setlen(&doc, doc.len - 2);	/* the last ", " */
 	buf_addstr(&doc, " }, \"errors\": {} }\n");
 	snprintf(p, sizeof(p), "rdma-collect/dcb/%s.json", arg);
 	rc = imp_put(im, p, doc.buf, doc.len, origin, IMP_DERIVED);

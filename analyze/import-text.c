@@ -13,10 +13,16 @@
  *                                        most non-blank lines carry it
  *   "$ cmd", "# cmd", "[u@h dir]$ cmd",  a new part, cmd its command line
  *   "u@h:~$ cmd", "root@h:/# cmd"
+ *   " #ethtool -a IF" (prompt glued)      a new part, as "# ethtool -a IF"
+ *   "ethtool -a eth0" alone on its line  a new part (a paste of several
+ *   (no prompt: ethtool, dcb, mlnx_qos)  commands without their prompts)
  *   ``` (a markdown fence)               a new part, no command
  * "# cmd" is a prompt only when cmd starts with a command this project
  * reads (a '#' line is a comment in perfquery's and limits.conf's own
- * text); "$ cmd" always is.
+ * text); "$ cmd" always is.  A glued "#cmd" or "$cmd" also needs an
+ * option after the command ("#ethtool --show-pause eth0"), and a bare
+ * command line one made only of command-line words: a sentence
+ * starting with "ethtool" is none.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -228,6 +234,46 @@ static int known_command(const char *s)
 	return 0;
 }
 
+/* the commands whose output is pasted without a prompt above it: their
+ * output lines never start with the command's own name */
+static const char *const bare_known[] = { "ethtool", "dcb", "mlnx_qos" };
+
+/* "ethtool -S eth0 | grep -v ': 0'", "sudo mlnx_qos -i eth2" alone on a
+ * line: the command, else NULL.  Up to a pipe, every word is an option,
+ * a name or a value ("0,0,0,1,0,0,0,0"), none ends a sentence */
+static const char *bare(const char *s)
+{
+	const char *c, *w;
+	size_t i, n;
+	int words = 0;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	c = s;
+	if (starts_with(s, "sudo "))
+		s += 5;
+	n = strcspn(s, " ");
+	for (i = 0; i < ARRAY_SIZE(bare_known); i++)
+		if (strlen(bare_known[i]) == n && !strncmp(s, bare_known[i], n))
+			break;
+	if (i == ARRAY_SIZE(bare_known) || s[n] != ' ')
+		return NULL;
+	for (w = s + n; *w && *w != '|'; ) {
+		while (*w == ' ')
+			w++;
+		if (!*w || *w == '|')
+			break;
+		n = strcspn(w, " ");
+		if (strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			   "0123456789_-.:,=@/") < n || w[n - 1] == '.' ||
+		    w[n - 1] == ',' || w[n - 1] == ':')
+			return NULL;
+		words++;
+		w += n;
+	}
+	return words ? c : NULL;
+}
+
 /* the command of a prompt line, or NULL */
 static const char *prompt(const char *s)
 {
@@ -235,6 +281,11 @@ static const char *prompt(const char *s)
 
 	while (*s == ' ' || *s == '\t')
 		s++;
+	/* "#ethtool --show-pause eth0": the blank after the prompt lost */
+	if ((s[0] == '$' || s[0] == '#') && isalpha((unsigned char)s[1]) &&
+	    known_command(s + 1) && (p = strchr(s, ' ')) &&
+	    p[1] == '-')
+		return s + 1;
 	if ((s[0] == '$' || s[0] == '#') && s[1] == ' ') {
 		p = s + 2;
 		while (*p == ' ')
@@ -281,6 +332,34 @@ static const char *prompt(const char *s)
 	return NULL;
 }
 
+/* ethtool's settings no check reads (ring sizes, coalescing, offloads,
+ * channels, time stamping, flow rules, self-test, EEE): "ethtool -g eth0"
+ * beside the -S and -a a ticket was asked for is no unread evidence;
+ * -m (the cable module) and --show-priv-flags are, and stay relevant */
+int imp_command_unchecked(const char *cmd)
+{
+	static const char *const t[] = {
+		"-g", "--show-ring", "-c", "--show-coalesce", "-k",
+		"--show-features", "--show-offload", "-l", "--show-channels",
+		"-T", "--show-time-stamping", "-n", "-u", "--show-nfc",
+		"--show-ntuple", "-t", "--test", "--show-eee", "-x",
+		"--show-rxfh-indir", "--show-rxfh", "-P", "--show-permaddr",
+	};
+	char name[1024];
+	const char *opt;
+	size_t i, n;
+
+	if (imp_command_name(cmd, name, sizeof(name)) < 0 ||
+	    !starts_with(name, "ethtool "))
+		return 0;
+	opt = name + 8;
+	n = strcspn(opt, " ");
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		if (strlen(t[i]) == n && !strncmp(opt, t[i], n))
+			return 1;
+	return 0;
+}
+
 /* the commands whose output is evidence of the kind rdma-analyze checks
  * (RDMA, its drivers, the fabric, the PCIe and network under it): a part
  * printed by any other ("service opensmd restart", "sudo rmmod ...") that
@@ -301,6 +380,8 @@ int imp_command_relevant(const char *cmd)
 	for (i = 0; i < ARRAY_SIZE(not); i++)
 		if (strlen(not[i]) == n && !strncmp(name, not[i], n))
 			return 0;
+	if (imp_command_unchecked(cmd))
+		return 0;
 	name[n] = 0;
 	return known_command(name) || starts_with(name, "ib") ||
 	       starts_with(name, "mlx") || starts_with(name, "rdma");
@@ -341,6 +422,8 @@ size_t imp_split(const char *text, size_t len, struct imp_part **out)
 		memcpy(buf, text + i, m);
 		buf[m] = 0;
 		c = prompt(buf);
+		if (!c)
+			c = bare(buf);
 		if (c || fence(buf)) {
 			if (i > start || cmd)
 				add_part(&v, &n, text, start, i, start_line, cmd);

@@ -1246,8 +1246,9 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 			in->status = "ignored";
 			input_reason(in, "text around the outputs: no command "
 				     "line and no tool's output");
-		} else if (rc == 2 && in && p->command &&
-			   !imp_command_relevant(p->command)) {
+		} else if (rc > 0 && in && p->command &&
+			   (imp_command_unchecked(p->command) ||
+			    (rc == 2 && !imp_command_relevant(p->command)))) {
 			in->status = "ignored";
 			input_reason(in, "no reader for this command: its output "
 				     "is not evidence rdma-analyze checks");

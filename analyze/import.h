@@ -283,6 +283,9 @@ void imp_parts_free(struct imp_part *v, size_t n);
 int imp_command_name(const char *cmd, char *out, size_t n);
 /* is what cmd prints evidence of the kind rdma-analyze checks? */
 int imp_command_relevant(const char *cmd);
+/* is cmd a relevant tool's command whose output no check reads ("ethtool
+ * -g IF": ring sizes)? */
+int imp_command_unchecked(const char *cmd);
 
 /* read a folder or an archive under the limits; names_only: no bytes
  * (detection; every data is then "").  0, or -1 with a reason in err. */

@@ -56,15 +56,21 @@ int view_dcb(const struct bundle_r *b, int argc, char **argv, FILE *out)
 		fprintf(out, "delay %d ", (int)jint(pfc, "delay", 0));
 	if (jget(pfc, "pfc_cap") || jget(pfc, "mbc") || jget(pfc, "delay"))
 		fputc('\n', out);
-	en = jint(pfc, "pfc_en", 0);
-	fprintf(out, "prio-pfc ");
-	for (i = 0; i < 8; i++)
-		fprintf(out, "%d:%s ", i, en & (1 << i) ? "on" : "off");
-	fputc('\n', out);
-	if (stats) {
+	/* a pasted `dcb -s pfc show dev IF indications` has no map */
+	if (jget(pfc, "pfc_en")) {
+		en = jint(pfc, "pfc_en", 0);
+		fprintf(out, "prio-pfc ");
+		for (i = 0; i < 8; i++)
+			fprintf(out, "%d:%s ", i, en & (1 << i) ? "on" : "off");
+		fputc('\n', out);
+	}
+	/* a paste that named one of the counters holds only that one */
+	if (stats && (jget(pfc, "requests") || !jget(pfc, "indications"))) {
 		fprintf(out, "requests ");
 		u64_array(jget(pfc, "requests"), out);
 		fputc('\n', out);
+	}
+	if (stats && (jget(pfc, "indications") || !jget(pfc, "requests"))) {
 		fprintf(out, "indications ");
 		u64_array(jget(pfc, "indications"), out);
 		fputc('\n', out);

@@ -28,7 +28,7 @@ const struct view views[] = {
 	{ "ibv_devinfo", "[-v] [-l] [-d DEV] [-i PORT]", "devices and ports as ibv_devinfo (verbs evidence)", view_ibv_devinfo },
 	{ "ibstat", "[-l] [-s] [CA [PORT]]", "CAs and ports as ibstat (sysfs)", view_ibstat },
 	{ "show_gids", "[DEV]", "GID table as show_gids (sysfs)", view_show_gids },
-	{ "ethtool", "-S IFACE", "netdev statistics as ethtool -S", view_ethtool },
+	{ "ethtool", "-S|-a IFACE", "netdev statistics as ethtool -S, pause settings as ethtool -a", view_ethtool },
 	{ "dcb", "[-s] pfc show dev IFACE", "PFC settings as iproute2 dcb pfc show", view_dcb },
 	{ "ulimit", "[-l|-Sl|-Hl]", "the collector's locked-memory limit as ulimit -l (KiB)", view_ulimit },
 	{ "limits", "", "Max locked memory of every process collected, as /proc/PID/limits", view_limits },

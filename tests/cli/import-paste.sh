@@ -166,3 +166,33 @@ mkdir ctime
 printf '[Sat Nov  1 21:04:05 2025] mlx5_core 0000:3b:00.0: firmware version: 28.39.1002\n[Sat Nov  1 21:04:06 2025] mlx5_core 0000:3b:00.0: Port module event[error]: module 0, Cable error, High Temperature\n' >ctime/dmesg.txt
 check_eq "dmesg -T: read" "$(inputs ctime | cut -d' ' -f3)" "read"
 check_eq "... and judged" "$(findings ctime | tr ' ' '\n' | grep -c CABLE_MODULE_ERROR)" "1"
+
+# several ethtool commands pasted without prompts: each bare command line
+# starts its part; the output names its interface ("Settings for eth3:",
+# "Pause parameters for eth3:"), indented or not; ring sizes (-g) are no
+# evidence a check reads: ignored, not unread
+mkdir bare
+printf 'ethtool eth3\nSettings for eth3:\n\tSpeed: 25000Mb/s\n\tDuplex: Full\n\tLink detected: yes\n' >bare/t.txt
+printf 'ethtool --include-statistics -a eth3\n  Pause parameters for eth3:\n  Autonegotiate:\ton\n  RX:\t\ton\n  TX:\t\toff\n  RX negotiated: on\n  Statistics:\n    rx_pause_frames: 100\n' >>bare/t.txt
+printf 'ethtool -g eth3\nRing parameters for eth3:\nRX:\t\t511\nTX:\t\t511\n' >>bare/t.txt
+check_eq "bare ethtool command lines: each its part, -g ignored" \
+	"$(inputs bare | cut -d' ' -f2- | tr '\n' ';')" \
+	"2 read ethtool;7 read ethtool -a;15 ignored None;"
+check_eq "... the pause settings as printed (RX on, TX off)" \
+	"$("$RA" show bare ethtool -a eth3 2>&1 | tr '\t\n' ' ;')" \
+	"Pause parameters for eth3:;Autonegotiate: on;RX:  on;TX:  off;"
+# dcb pfc show: named attributes on one line, no interface name (a
+# service's log): read as "unnamed"; only the PFC counters (no prio-pfc
+# map) are no PFC setting: PFC_DISABLED has nothing to judge
+mkdir dcbl
+printf 'PFC state of the port:\npfc-cap 8 prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off delay 0\n' >dcbl/svc.log
+check_eq "dcb pfc show with named attributes, no interface: read" \
+	"$(inputs dcbl | cut -d' ' -f3- ; "$RA" show dcbl dcb pfc show dev unnamed 2>&1 | tail -1)" \
+	"read dcb pfc show
+prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off "
+mkdir dcbi
+printf '$ dcb -s pfc show dev eth3 indications\nindications 0:0 1:0 2:0 3:1234 4:0 5:0 6:0 7:0\n' >dcbi/t.txt
+check_eq "dcb indications alone: read, no PFC map shown" \
+	"$(inputs dcbi | cut -d' ' -f3- ; "$RA" show dcbi dcb -s pfc show dev eth3 2>&1 | tr '\n' ';')" \
+	"read dcb pfc show
+indications 0:0 1:0 2:0 3:1234 4:0 5:0 6:0 7:0 ;"
