@@ -77,7 +77,8 @@ for n in d["nodes"]:
             print(f["rule"], f["component"], f["severity"])' "$MINE"
 }
 # collect TREE BUNDLE: rdma-collect --root TREE --sample 1
-collect() { "$RC" -q --root "$1" --sample 1 -o "$2" >/dev/null 2>&1; }
+# (a bundle never replaces a file: the one a test collects again goes first)
+collect() { rm -f "$2"; "$RC" -q --root "$1" --sample 1 -o "$2" >/dev/null 2>&1; }
 # setjson FILE PYTHON [ARGS]: edit a stored JSON form (d), ARGS in argv[3:]
 setjson() {
 	local f=$1 code=$2
