@@ -127,6 +127,24 @@ check_eq "cat of /proc/cmdline read by its reader; of a systemd file not read" \
 cats.txt 4 unread None"
 check "... the unread one says why" sh -c '"$RA" report -f json cats.txt |
 	grep -q "a copy of /etc/systemd/system.conf: no check reads that file"'
+# /proc/cmdline as mails carry it: the command typed without a prompt,
+# the line wrapped by the mail client; every parameter is kept
+printf 'cat /proc/cmdline\nBOOT_IMAGE=(hd0,msdos1)/vmlinuz root=/dev/sda1\nro intel_iommu=on\niommu=pt\n' >cmdline.txt
+check_eq "cmdline typed without a prompt, wrapped: read" \
+	"$(inputs cmdline.txt)" "cmdline.txt 0 read /proc/cmdline"
+"$RA" load -q --db c.db cmdline.txt 2>/dev/null
+check_eq "... its lines joined, iommu=pt of the last one kept" \
+	"$(sqlite3 c.db "SELECT value FROM facts WHERE key IN ('cmdline', 'iommu_passthrough') ORDER BY key")" \
+	"BOOT_IMAGE=(hd0,msdos1)/vmlinuz root=/dev/sda1 ro intel_iommu=on iommu=pt
+1"
+# uname -a under a bug template's heading, of a node whose name was
+# never set: the kernel is kept, "(none)" is no hostname
+mkdir un
+ibstat_text Active LinkUp >un/ibstat.txt
+printf '* Linux kernel and version\nLinux (none) 5.2.0-rc4 #1 SMP PREEMPT Sat Jun 29 11:23:58 HKT 2019 aarch64 GNU/Linux\n\n* InfiniBand hardware\nmlx5\n' >un/ticket.txt
+"$RA" load -q --db u.db un 2>/dev/null
+check_eq "uname -a in a bug template: kernel kept, no hostname '(none)'" \
+	"$(sqlite3 u.db 'SELECT kernel_release, hostname FROM bundles')" "5.2.0-rc4|unknown"
 
 # ethtool -S as pastes carry it: no header, no indentation, trailing
 # blanks, and no interface name: read as interface "unnamed", said so
