@@ -115,6 +115,14 @@ check_eq "... the JSON report too: exit 4, no node" "$? $(python3 -c 'import jso
 printf 'ulimit -a\ncore file size          (blocks, -c) 0\nmax locked memory       (kbytes, -l) 64\n' >ulimit.txt
 check_eq "ulimit -a with its command echoed: MEMLOCK_LIMITED" \
 	"$(findings ulimit.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
+# the options apart, as bash also takes them: -S -l the soft limit,
+# -H -l the hard one
+printf '# ulimit -S -l\n64\n# ulimit -H -l\nunlimited\n' >ulimit-split.txt
+check_eq "ulimit -S -l and ulimit -H -l: each read by its reader" \
+	"$(inputs ulimit-split.txt)" "ulimit-split.txt 2 read ulimit -l
+ulimit-split.txt 4 read ulimit -Hl"
+check_eq "... the soft 64 KiB judged" \
+	"$(findings ulimit-split.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
 printf '# cat /proc/3844/limits | grep locked\nMax locked memory         65536                65536                bytes     \n' >limits.txt
 check_eq "cat /proc/PID/limits: the process's limit is judged" \
 	"$(findings limits.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
