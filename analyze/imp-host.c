@@ -1012,21 +1012,64 @@ int ih_meminfo(struct imp *im, const char *text, size_t len,
 	return rc;
 }
 
-/* /proc/cmdline: one line of printable text */
+/* the command a paste echoes before the copy, with or without a prompt:
+ * "cat /proc/cmdline", "$ cat /proc/cmdline" */
+static int cmdline_echo(const char *s)
+{
+	if (*s == '$' || *s == '#')
+		s = ih_skip(s + 1);
+	return starts_with(s, "cat ") && strstr(s, "/proc/cmdline");
+}
+
+/* /proc/cmdline: one line of printable text.  Pasted, the command may
+ * stand before it and a bare prompt after it; from a mail, the line is
+ * wrapped at about 72 columns (a parameter never holds a newline): the
+ * lines are joined with a blank, as the kernel printed them */
 int ih_cmdline(struct imp *im, const char *text, size_t len,
 		   const char *origin, const char *arg)
 {
-	size_t i, n = len;
+	struct ih_lines it;
+	struct ih_line *l;
+	struct buf out = BUF_INIT;
+	int lines = 0, echo = 0, bad = 0, end = 0, rc = 1;
+	size_t i;
 
 	(void)arg;
-	if (n && text[n - 1] == '\n')
-		n--;
-	if (!n || n > 4096)
-		return 1;
-	for (i = 0; i < n; i++)
-		if (!isprint((unsigned char)text[i]))
-			return 1;
-	return imp_put(im, "proc/cmdline", text, len, origin, IMP_RAW);
+	l = malloc(sizeof(*l));
+	if (!l)
+		return -1;
+	ih_lines_init(&it, text, len);
+	while (!bad && ih_next(&it, l)) {
+		const char *s = ih_skip(l->s);
+
+		if (!*s)
+			continue;
+		if (end || l->cut) {
+			bad = 1;
+		} else if (!lines && !echo && cmdline_echo(s)) {
+			echo = 1;
+		} else if (lines && bare_prompt(s)) {
+			end = 1;
+		} else {
+			for (i = 0; s[i]; i++)
+				if (!isprint((unsigned char)s[i]) && s[i] != '\t')
+					bad = 1;
+			buf_addf(&out, "%s%s", lines ? " " : "", s);
+			lines++;
+		}
+	}
+	free(l);
+	if (bad || !lines || out.len > 4096)
+		goto out;
+	if (lines == 1 && !echo && !end) {
+		rc = imp_put(im, "proc/cmdline", text, len, origin, IMP_RAW);
+		goto out;
+	}
+	buf_addf(&out, "\n");
+	rc = imp_put(im, "proc/cmdline", out.buf, out.len, origin, IMP_DERIVED);
+out:
+	buf_release(&out);
+	return rc;
 }
 
 /* limits.conf: comments, or "domain type item value" */

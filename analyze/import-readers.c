@@ -773,9 +773,14 @@ const struct imp_reader imp_readers[] = {
 	{ "mlnx_qos", "mlnx_qos_-i_*|mlnx_qos_--interface_*|mlnx_qos", "netdev",
 	  rec_mlnx_qos, ih_mlnx_qos, "the output of mlnx_qos -i IFACE" },
 	{ "ip", "ip_*|ip", "netdev", rec_ip, ih_ip, "the output of ip -d addr" },
-	{ "ulimit -l", "ulimit_-l|ulimit_-Sl|ulimit_-a|ulimit_-Sa|ulimit",
-	  "limits", rec_ulimit, ih_ulimit_soft, "the output of ulimit -a" },
-	{ "ulimit -Hl", "ulimit_-Hl|ulimit_-Ha", "limits", NULL,
+	/* bash takes the options apart or together, in either order:
+	 * "ulimit -H -l" is "ulimit -Hl" */
+	{ "ulimit -l", "ulimit_-l|ulimit_-Sl|ulimit_-lS|ulimit_-S_-l|"
+	  "ulimit_-l_-S|ulimit_-a|ulimit_-Sa|ulimit_-aS|ulimit_-S_-a|"
+	  "ulimit_-a_-S|ulimit", "limits", rec_ulimit, ih_ulimit_soft,
+	  "the output of ulimit -a" },
+	{ "ulimit -Hl", "ulimit_-Hl|ulimit_-lH|ulimit_-H_-l|ulimit_-l_-H|"
+	  "ulimit_-Ha|ulimit_-aH|ulimit_-H_-a|ulimit_-a_-H", "limits", NULL,
 	  ih_ulimit_hard, "the output of ulimit -Ha" },
 	{ "/proc/meminfo", "meminfo|proc_meminfo", "limits", rec_meminfo,
 	  ih_meminfo, "a copy of /proc/meminfo" },

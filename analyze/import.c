@@ -1211,7 +1211,19 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 					     "that file", ch);
 				continue;
 			}
-			rc = imp_put(im, ch, p->text, p->len, name, IMP_RAW);
+			/* a wrapped or prompt-ended command line is joined
+			 * by its reader, as when the file is pasted alone */
+			if (!strcmp(ch, "proc/cmdline"))
+				rc = ih_cmdline(im, p->text, p->len, name, NULL);
+			else
+				rc = imp_put(im, ch, p->text, p->len, name,
+					     IMP_RAW);
+			if (rc > 0) {
+				input_reason(in, "a copy of /%s, but not one line "
+					     "of printable text", ch);
+				rc = 0;
+				continue;
+			}
 			if (!rc) {
 				raw_seen(im, ch);
 				if (in) {
@@ -1593,19 +1605,33 @@ int imp_rd_hostname(struct imp *im, const char *text, size_t len,
 	return 0;
 }
 
+/* uname -a: "Linux HOST RELEASE #VERSION ... MACHINE [GNU/Linux]", alone
+ * or in a ticket's words (rdma-core's bug template asks for it under
+ * "Linux kernel and version"): the first line that is one.  A node
+ * whose name was never set prints the kernel's "(none)": no hostname */
 int imp_rd_uname(struct imp *im, const char *text, size_t len,
 		 const char *origin, const char *arg)
 {
 	char line[512], host[256], rel[256];
+	size_t off = 0;
 
 	(void)origin;
 	(void)arg;
-	text_line(text, len, line, sizeof(line));
-	if (sscanf(line, "Linux %255s %255s", host, rel) != 2)
-		return 1;
-	imp_ident(im, "kernel_release", rel);
-	imp_ident(im, "hostname", host);
-	return 0;
+	while (off < len) {
+		const char *e = memchr(text + off, '\n', len - off);
+		size_t k = e ? (size_t)(e - text - off) : len - off;
+
+		text_line(text + off, k, line, sizeof(line));
+		off += k + 1;
+		if (sscanf(line, "Linux %255s %255s #", host, rel) != 2 ||
+		    !isdigit((unsigned char)rel[0]) || !strchr(line, '#'))
+			continue;
+		imp_ident(im, "kernel_release", rel);
+		if (strcmp(host, "(none)"))
+			imp_ident(im, "hostname", host);
+		return 0;
+	}
+	return 1;
 }
 
 int imp_rd_uptime(struct imp *im, const char *text, size_t len,

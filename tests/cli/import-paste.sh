@@ -115,6 +115,14 @@ check_eq "... the JSON report too: exit 4, no node" "$? $(python3 -c 'import jso
 printf 'ulimit -a\ncore file size          (blocks, -c) 0\nmax locked memory       (kbytes, -l) 64\n' >ulimit.txt
 check_eq "ulimit -a with its command echoed: MEMLOCK_LIMITED" \
 	"$(findings ulimit.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
+# the options apart, as bash also takes them: -S -l the soft limit,
+# -H -l the hard one
+printf '# ulimit -S -l\n64\n# ulimit -H -l\nunlimited\n' >ulimit-split.txt
+check_eq "ulimit -S -l and ulimit -H -l: each read by its reader" \
+	"$(inputs ulimit-split.txt)" "ulimit-split.txt 2 read ulimit -l
+ulimit-split.txt 4 read ulimit -Hl"
+check_eq "... the soft 64 KiB judged" \
+	"$(findings ulimit-split.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
 printf '# cat /proc/3844/limits | grep locked\nMax locked memory         65536                65536                bytes     \n' >limits.txt
 check_eq "cat /proc/PID/limits: the process's limit is judged" \
 	"$(findings limits.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
@@ -127,6 +135,24 @@ check_eq "cat of /proc/cmdline read by its reader; of a systemd file not read" \
 cats.txt 4 unread None"
 check "... the unread one says why" sh -c '"$RA" report -f json cats.txt |
 	grep -q "a copy of /etc/systemd/system.conf: no check reads that file"'
+# /proc/cmdline as mails carry it: the command typed without a prompt,
+# the line wrapped by the mail client; every parameter is kept
+printf 'cat /proc/cmdline\nBOOT_IMAGE=(hd0,msdos1)/vmlinuz root=/dev/sda1\nro intel_iommu=on\niommu=pt\n' >cmdline.txt
+check_eq "cmdline typed without a prompt, wrapped: read" \
+	"$(inputs cmdline.txt)" "cmdline.txt 0 read /proc/cmdline"
+"$RA" load -q --db c.db cmdline.txt 2>/dev/null
+check_eq "... its lines joined, iommu=pt of the last one kept" \
+	"$(sqlite3 c.db "SELECT value FROM facts WHERE key IN ('cmdline', 'iommu_passthrough') ORDER BY key")" \
+	"BOOT_IMAGE=(hd0,msdos1)/vmlinuz root=/dev/sda1 ro intel_iommu=on iommu=pt
+1"
+# uname -a under a bug template's heading, of a node whose name was
+# never set: the kernel is kept, "(none)" is no hostname
+mkdir un
+ibstat_text Active LinkUp >un/ibstat.txt
+printf '* Linux kernel and version\nLinux (none) 5.2.0-rc4 #1 SMP PREEMPT Sat Jun 29 11:23:58 HKT 2019 aarch64 GNU/Linux\n\n* InfiniBand hardware\nmlx5\n' >un/ticket.txt
+"$RA" load -q --db u.db un 2>/dev/null
+check_eq "uname -a in a bug template: kernel kept, no hostname '(none)'" \
+	"$(sqlite3 u.db 'SELECT kernel_release, hostname FROM bundles')" "5.2.0-rc4|unknown"
 
 # ethtool -S as pastes carry it: no header, no indentation, trailing
 # blanks, and no interface name: read as interface "unnamed", said so
