@@ -166,3 +166,39 @@ mkdir ctime
 printf '[Sat Nov  1 21:04:05 2025] mlx5_core 0000:3b:00.0: firmware version: 28.39.1002\n[Sat Nov  1 21:04:06 2025] mlx5_core 0000:3b:00.0: Port module event[error]: module 0, Cable error, High Temperature\n' >ctime/dmesg.txt
 check_eq "dmesg -T: read" "$(inputs ctime | cut -d' ' -f3)" "read"
 check_eq "... and judged" "$(findings ctime | tr ' ' '\n' | grep -c CABLE_MODULE_ERROR)" "1"
+
+# prompts of other shells: a conda/virtualenv "(env) " before any, zsh's
+# "user@host ~ %" and "host%", bash's "host:~$" without a user, macOS'
+# "host:~ user$"; a prompt with no command ends the part before it
+parts() {	# file: "line command status" of every part
+	"$RA" report -f json "$@" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for n in d["nodes"]:
+    for x in n.get("inputs", []):
+        print(x.get("line", 0), x.get("command"), x["status"])'
+}
+{
+	printf '(env) user@gpu07:~$ ibstat\n'
+	ibstat_text Active LinkUp
+	printf '(base) $ lsmod | grep mlx\nmlx5_ib               483328  0\n'
+	printf '(pytorch) [root@gpu07 ~]# dmesg | grep mlx5\n'
+	printf '[    5.123456] mlx5_core 0000:3b:00.0: firmware version: 28.39.1002\n'
+	printf 'user@gpu07 ~ %% ibv_devices\n    device                 node GUID\n'
+	printf '    ------              ----------------\n    mlx5_0              946dae0300d1a2b4\n'
+	printf 'gpu07%% hostname\ngpu07\n'
+	printf 'gpu07:~$ uname -r\n6.1.0-27-amd64\n'
+	printf 'Mac-mini:~ john$ uptime\n 10:00  up 1 day\n'
+	printf 'user@gpu07:~$\nthe uptime above was from my laptop\n'
+	printf '100%% done\n'
+} >shells.txt
+check_eq "prompts of other shells: each part with its command" "$(parts shells.txt)" \
+"2 ibstat read
+20 lsmod | grep mlx read
+22 dmesg | grep mlx5 read
+24 ibv_devices read
+28 hostname read
+30 uname -r ignored
+32 uptime read
+34 None ignored"
+
