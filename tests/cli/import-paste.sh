@@ -202,3 +202,69 @@ check_eq "prompts of other shells: each part with its command" "$(parts shells.t
 32 uptime read
 34 None ignored"
 
+# "lsmod | grep X" that printed nothing: X is not loaded, and nothing
+# more is known; both peer-memory modules absent on a node whose NCCL
+# log shows GPUs and HCAs is PEERMEM_MISSING
+nccl_log() {
+	printf 'gpu3:28331:28331 [0] NCCL INFO Bootstrap : Using eth0:10.0.1.2<0>\n'
+	printf 'gpu3:28331:28331 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.0.1.2<0>\n'
+	printf 'gpu3:28332:28332 [1] NCCL INFO Bootstrap : Using eth0:10.0.1.2<0>\n'
+}
+peer() {	# case, then the ticket's lines
+	mkdir "$1"
+	nccl_log >"$1/nccl.log"
+	c=$1
+	shift
+	printf '%s\n' "$@" >"$c/ticket.txt"
+}
+peermem() {	# case: its PEERMEM_MISSING finding, or skipped/none
+	"$RA" report -f json "$1" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+n = d["nodes"][0]
+f = [x["component"] + ":" + x["severity"] for x in n["findings"]
+     if x["rule"] == "PEERMEM_MISSING"]
+s = [x for x in n.get("skipped", []) if x["rule"] == "PEERMEM_MISSING"]
+print(" ".join(f) if f else "skipped" if s else "none")'
+}
+peer pm1 '(pytorch) [root@gpu3 ~]# lsmod | grep nvidia_peermem' \
+	'(pytorch) [root@gpu3 ~]# lsmod | grep nv_peer_mem' '(pytorch) [root@gpu3 ~]#'
+check_eq "two empty greps of lsmod: PEERMEM_MISSING" "$(peermem pm1)" \
+	"nvidia_peermem:critical"
+check_eq "... both parts read by the lsmod reader" "$(inputs pm1 | grep ticket)" \
+	"ticket.txt 2 read lsmod
+ticket.txt 3 read lsmod"
+"$RA" pm1 >pm1.out 2>&1
+check "... the command lines are the evidence" sh -c 'tr -s " \n" " " <pm1.out |
+	grep -q "printed-nothing.txt (from ticket.txt): '\''lsmod | grep nvidia_peermem'\'' and '\''lsmod | grep nv_peer_mem'\'' printed nothing"'
+check "... no other module is called missing: the list is partial" \
+	sh -c 'grep -q "skipped  MODULE_MISSING: no complete module list" pm1.out'
+peer pm2 '$ lsmod | grep nvidia_peermem'
+check_eq "nvidia_peermem alone absent: nv_peer_mem may be loaded" "$(peermem pm2)" skipped
+peer pm3 '$ lsmod | grep -i PEER'
+check_eq "lsmod | grep -i PEER printed nothing: both absent" "$(peermem pm3)" \
+	"nvidia_peermem:critical"
+peer pm4 "$ grep -E 'nvidia_peermem|nv_peer_mem' /proc/modules"
+check_eq "grep -E 'a|b' /proc/modules printed nothing: both absent" "$(peermem pm4)" \
+	"nvidia_peermem:critical"
+peer pm5 '$ cat /proc/modules | grep nvidia_peermem' '$ lsmod | grep -w nv_peer_mem'
+check_eq "cat /proc/modules | grep, and grep -w: both absent" "$(peermem pm5)" \
+	"nvidia_peermem:critical"
+peer pm6 '$ lsmod | grep -q nvidia_peermem' '$ lsmod | grep -v nv_peer_mem' \
+	'$ lsmod | grep "nv.*peer"' '$ lsmod | grep -w nvidia'
+check_eq "grep -q, -v, a regular expression, a word of no module: no proof" \
+	"$(peermem pm6)" skipped
+check_eq "... the ones that prove nothing are said to have printed nothing" \
+	"$(inputs pm6 | grep ticket)" "ticket.txt 2 unread None
+ticket.txt 3 unread None
+ticket.txt 4 unread None
+ticket.txt 5 read lsmod"
+peer pm7 '$ lsmod' 'Module                  Size  Used by' \
+	'nvidia_peermem         16384  0' '$ lsmod | grep nv_peer_mem' \
+	'$ lsmod | grep nvidia_peermem'
+check_eq "a whole lsmod shows nvidia_peermem: the empty greps do not outweigh it" \
+	"$(peermem pm7)" none
+# a filter that kept lsmod's header is still a filter
+printf '$ lsmod | grep -E "Module|mlx5"\nModule                  Size  Used by\nmlx5_ib               483328  0\n' >hdr.txt
+check "lsmod | grep -E 'Module|mlx5': the list is partial" sh -c \
+	'"$RA" hdr.txt | grep -q "skipped  MODULE_MISSING: no complete module list"'
