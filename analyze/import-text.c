@@ -12,7 +12,10 @@
  *   "> " quoting (a mail reply)          one level dropped, as often as
  *                                        most non-blank lines carry it
  *   "$ cmd", "# cmd", "[u@h dir]$ cmd",  a new part, cmd its command line
- *   "u@h:~$ cmd", "root@h:/# cmd"
+ *   "u@h:~$ cmd", "root@h:/# cmd",
+ *   "h:~$ cmd", "u@h ~ % cmd" (zsh),
+ *   "h% cmd", "(env) " before any
+ *   a prompt without a command          the part before it ends
  *   " #ethtool -a IF" (prompt glued)      a new part, as "# ethtool -a IF"
  *   "ethtool -a eth0" alone on its line  a new part (a paste of several
  *   (no prompt: ethtool, dcb, mlnx_qos)  commands without their prompts)
@@ -274,62 +277,102 @@ static const char *bare(const char *s)
 	return words ? c : NULL;
 }
 
-/* the command of a prompt line, or NULL */
+/* the command after a prompt's sign at s ('$', '#' or '%'), "" when the
+ * prompt is bare, NULL when s is no sign */
+static const char *after_sign(const char *s)
+{
+	if (!*s || !strchr("$#%", *s) || (s[1] && s[1] != ' ' && s[1] != '\t'))
+		return NULL;
+	for (s++; *s == ' ' || *s == '\t'; s++)
+		;
+	return s;
+}
+
+/* the end of a host or user name at s: letters, digits, '_', '.', '-' */
+static const char *name_end(const char *s)
+{
+	while (isalnum((unsigned char)*s) || (*s && strchr("_.-", *s)))
+		s++;
+	return s;
+}
+
+/* a prompt that starts with a host name, a user@ before it or not:
+ *   bash  "user@host:~$ cmd", "root@host:/tmp# cmd", "host:~$ cmd"
+ *   macOS "host:~ user$ cmd"
+ *   zsh   "user@host ~ % cmd", "root@host /tmp # cmd", "host% cmd" */
+static const char *host_prompt(const char *s)
+{
+	const char *q = name_end(s), *at = NULL, *t, *e, *c;
+
+	if (q == s)
+		return NULL;
+	if (*q == '@') {
+		at = q;
+		q = name_end(q + 1);
+		if (q == at + 1)
+			return NULL;
+	}
+	if (*q == ':') {
+		t = q + 1;
+		if (*t != '~' && *t != '/')
+			return NULL;
+		e = t + strcspn(t, " \t");
+		if (e - t > 1 && strchr("$#", e[-1]))
+			return after_sign(e - 1);
+		if (at || *e != ' ')
+			return NULL;
+		t = name_end(e + 1);
+		return t > e + 1 && *t == '$' ? after_sign(t) : NULL;
+	}
+	if (at && *q == ' ') {
+		t = q + 1;
+		e = t + strcspn(t, " \t");
+		if (e == t || *e != ' ' || !strchr("%#", e[1]))
+			return NULL;
+		return after_sign(e + 1);
+	}
+	/* "host% cmd": zsh's default; "100% done" is no host, and the
+	 * command must be one this project reads */
+	if (!at && *q == '%' && isalpha((unsigned char)*s)) {
+		c = after_sign(q);
+		return c && *c && known_command(c) ? c : NULL;
+	}
+	return NULL;
+}
+
+/* the command of a prompt line; "" for a prompt with none (it ends the
+ * part before it); NULL when the line is no prompt.  A virtualenv's or
+ * conda's "(env) " may come first. */
 static const char *prompt(const char *s)
 {
-	const char *p;
+	const char *p, *c;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
+	if (s[0] == '(' && (p = strchr(s, ')')) && p - s < 64 && p[1] == ' ')
+		for (s = p + 2; *s == ' '; s++)
+			;
 	/* "#ethtool --show-pause eth0": the blank after the prompt lost */
 	if ((s[0] == '$' || s[0] == '#') && isalpha((unsigned char)s[1]) &&
-	    known_command(s + 1) && (p = strchr(s, ' ')) &&
-	    p[1] == '-')
+	    known_command(s + 1) && (p = strchr(s, ' ')) && p[1] == '-')
 		return s + 1;
-	if ((s[0] == '$' || s[0] == '#') && s[1] == ' ') {
-		p = s + 2;
-		while (*p == ' ')
-			p++;
-		if (!*p)
+	/* "$ cmd", "# cmd"; a lone '#' is a comment, a lone '$' a prompt */
+	if (s[0] == '$' || s[0] == '#') {
+		if (!(c = after_sign(s)))
 			return NULL;
-		return s[0] == '$' || known_command(p) ? p : NULL;
+		if (!*c)
+			return s[0] == '$' ? c : NULL;
+		return s[0] == '$' || known_command(c) ? c : NULL;
 	}
 	/* "[user@host dir]$ cmd", "[root@host ~]# cmd" */
-	if (s[0] == '[' && (p = strchr(s, ']')) && p - s < 128 &&
-	    memchr(s, '@', (size_t)(p - s)) && (p[1] == '$' || p[1] == '#') &&
-	    p[2] == ' ') {
-		p += 3;
-		while (*p == ' ')
-			p++;
-		return *p ? p : NULL;
+	if (s[0] == '[') {
+		p = strchr(s, ']');
+		if (!p || p - s >= 128 || !memchr(s, '@', (size_t)(p - s)) ||
+		    (p[1] != '$' && p[1] != '#'))
+			return NULL;
+		return after_sign(p + 1);
 	}
-	/* "user@host:~$ cmd", "root@host:/tmp# cmd", "(env) user@host:~$ cmd" */
-	if (s[0] == '(' && (p = strchr(s, ')')) && p - s < 64 && p[1] == ' ')
-		s = p + 2;
-	{
-		const char *at = NULL, *q;
-
-		for (q = s; *q && q - s < 128; q++) {
-			unsigned char c = (unsigned char)*q;
-
-			if (c == '@' && !at && q > s) {
-				at = q;
-				continue;
-			}
-			if (at && (c == '$' || c == '#') && q[1] == ' ' &&
-			    memchr(at, ':', (size_t)(q - at))) {
-				p = q + 2;
-				while (*p == ' ')
-					p++;
-				return *p ? p : NULL;
-			}
-			if (!at && !isalnum(c) && !strchr("_.-", c))
-				return NULL;
-			if (at && (c == ' ' || c == '\t'))
-				return NULL;
-		}
-	}
-	return NULL;
+	return host_prompt(s);
 }
 
 /* ethtool's settings no check reads (ring sizes, coalescing, offloads,
@@ -427,7 +470,7 @@ size_t imp_split(const char *text, size_t len, struct imp_part **out)
 		if (c || fence(buf)) {
 			if (i > start || cmd)
 				add_part(&v, &n, text, start, i, start_line, cmd);
-			cmd = c ? xstrdup(c) : NULL;
+			cmd = c && *c ? xstrdup(c) : NULL;
 			start = next;
 			start_line = line + 1;
 		}

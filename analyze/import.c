@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "bundle.h"
+#include "grepchain.h"
 #include "import.h"
 #include "json.h"
 #include "log.h"
@@ -56,6 +57,7 @@ static const char *const ident_keys[] = {
 #define MAX_NOTES 200
 #define MAX_HOPS 40
 #define ORIGINS "rdma-collect/import/origins.tsv"
+#define EMPTY_FILTERS "rdma-collect/import/printed-nothing.txt"
 
 /* what became of one input file, or of one part of a pasted one */
 struct iput {
@@ -104,6 +106,7 @@ struct imp {
 	struct iput *cur;	/* the one being parsed */
 	size_t nraw;		/* raw copies taken */
 	int content;		/* readers chosen by content too (outputs) */
+	int modules_whole;	/* a module list no filter cut was read */
 	int failed;
 	char err[256];
 };
@@ -1148,6 +1151,80 @@ static const char *raw_reader(const char *path)
 	       starts_with(path, "proc/") ? "procfs file" : "file copy";
 }
 
+/* a command line that filters what it shows: "lsmod | grep mlx",
+ * "grep nvidia_peermem /proc/modules" */
+static int filtered(const char *cmd)
+{
+	char w[64];
+
+	if (strchr(cmd, '|'))
+		return 1;
+	if (sscanf(cmd, "%63s", w) == 1 && !strcmp(w, "sudo"))
+		sscanf(cmd, "%*s %63s", w);
+	return !strcmp(w, "grep") || !strcmp(w, "egrep") ||
+	       !strcmp(w, "fgrep") || !strcmp(w, "zgrep");
+}
+
+#define FILTERED_WHY "a filtered module list"
+
+/* a module list was read from the part whose command is cmd: one a
+ * filter showed ("lsmod | grep -E 'Module|mlx'" keeps the header) is
+ * partial, unless a whole one was read too */
+static void modules_read(struct imp *im, const char *cmd)
+{
+	size_t i;
+	char why[512];
+
+	for (i = 0; i < NSRC && strcmp(reg_sources[i], "modules"); i++)
+		;
+	if (i == NSRC)
+		return;
+	if (!cmd || !filtered(cmd)) {
+		im->modules_whole = 1;
+		if (im->src[i].reason && starts_with(im->src[i].reason,
+						     FILTERED_WHY))
+			imp_source(im, "modules", "ok", "");
+		return;
+	}
+	if (im->modules_whole || !strcmp(im->src[i].status, "partial"))
+		return;
+	snprintf(why, sizeof(why), FILTERED_WHY " ('%.200s'): only what its "
+		 "filter looked for is known", cmd);
+	imp_source(im, "modules", "partial", why);
+}
+
+/* A filter of the module list that printed nothing ("lsmod | grep
+ * nvidia_peermem"): no loaded module passed it.  That proves absent what
+ * it filtered for and nothing else: its command line is kept, one a line,
+ * at EMPTY_FILTERS (load-host.c judges it) and the module list is
+ * partial.  0 when cmd is no such filter, 1 taken, -1 on failure. */
+static int empty_module_filter(struct imp *im, struct iput *in,
+			       const char *cmd, const char *origin)
+{
+	struct grep_chain g;
+	struct buf b = BUF_INIT;
+	const struct ient *e;
+	int rc;
+
+	if (grep_chain_parse(cmd, &g) < 0 || (strcmp(g.source, "lsmod") &&
+					      strcmp(g.source, "/proc/modules")))
+		return 0;
+	e = find(im, EMPTY_FILTERS);
+	if (e && e->type == BR_FILE)
+		buf_add(&b, e->data, e->len);
+	buf_addf(&b, "%s\n", cmd);
+	rc = put(im, EMPTY_FILTERS, BR_FILE, b.buf, b.len, origin, IMP_DERIVED);
+	buf_release(&b);
+	if (rc < 0)
+		return -1;
+	modules_read(im, cmd);
+	if (in) {
+		in->reader = "lsmod";
+		in->status = "read";
+	}
+	return 1;
+}
+
 static int feed_text(struct imp *im, const char *name, const char *data,
 		     size_t len)
 {
@@ -1181,6 +1258,14 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 		if (blank(p->text, p->len) && !p->command)
 			continue;
 		in = input_add(im, name, np > 1 ? p->line : 0, p->command);
+		if (p->command && blank(p->text, p->len) &&
+		    (rc = empty_module_filter(im, in, p->command, name)) != 0) {
+			if (rc > 0) {
+				any = 1;
+				rc = 0;
+			}
+			continue;
+		}
 		if (raw == 2) {
 			/* "$ ls /sys/class/infiniband": the devices there */
 			im->cur = in;
@@ -1218,6 +1303,8 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 			else
 				rc = imp_put(im, ch, p->text, p->len, name,
 					     IMP_RAW);
+			if (!rc && !strcmp(ch, "proc/modules"))
+				modules_read(im, p->command);
 			if (rc > 0) {
 				input_reason(in, "a copy of /%s, but not one line "
 					     "of printable text", ch);
@@ -1253,6 +1340,8 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 		rc = dispatch(im, in, name, hint, p->text, p->len);
 		if (!rc)
 			any = 1;
+		if (!rc && in && in->reader && !strcmp(in->reader, "lsmod"))
+			modules_read(im, p->command);
 		if (rc == 2 && in && !p->command && np > 1) {
 			/* a ticket's own words around the outputs */
 			in->status = "ignored";

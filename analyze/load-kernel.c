@@ -1,14 +1,16 @@
 /* load-kernel: the kernel side of the RDMA stack: loaded modules
  * (/proc/modules, with version/srcversion and parameters from sys/module;
  * a module with a sys/module folder but no /proc/modules line is built in),
- * the /dev/infiniband listing (devnodes.json) and the RDMA character
- * devices sysfs names (infiniband_verbs, infiniband_mad) */
+ * modules a pasted filter of the list proves absent, the /dev/infiniband
+ * listing (devnodes.json) and the RDMA character devices sysfs names
+ * (infiniband_verbs, infiniband_mad) */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "db.h"
+#include "grepchain.h"
 #include "load.h"
 #include "util.h"
 
@@ -166,6 +168,46 @@ static int modules(struct ld *l)
 	return rc;
 }
 
+#define EMPTY_FILTERS "rdma-collect/import/printed-nothing.txt"
+
+/* An import's filters of the module list that printed nothing ("lsmod |
+ * grep nvidia_peermem", one command line a line): a module whose lsmod
+ * line would have passed one is not loaded.  Said only of the modules a
+ * check asks about, as facts module_absent/<name> (the value: the command
+ * line that proves it); of any other module nothing is known. */
+static int absent_modules(struct ld *l)
+{
+	static const char *const asked[] = { "nvidia_peermem", "nv_peer_mem" };
+	const char *d, *e, *end;
+	size_t len = 0, i;
+	char line[1024], key[96];
+	struct grep_chain g;
+
+	d = br_data(l->b, EMPTY_FILTERS, &len);
+	if (!d)
+		return 0;
+	for (end = d + len; d < end; d = e + 1) {
+		e = memchr(d, '\n', (size_t)(end - d));
+		if (!e)
+			e = end;
+		if ((size_t)(e - d) >= sizeof(line))
+			continue;
+		snprintf(line, sizeof(line), "%.*s", (int)(e - d), d);
+		if (grep_chain_parse(line, &g) < 0 ||
+		    (strcmp(g.source, "lsmod") && strcmp(g.source, "/proc/modules")))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(asked); i++) {
+			snprintf(key, sizeof(key), "module_absent/%s", asked[i]);
+			if (grep_chain_passes(&g, asked[i]) &&
+			    ld_exec(l, "INSERT OR IGNORE INTO facts (bundle_id, "
+				    "key, value, path) VALUES (?, ?, ?, ?)", "isss",
+				    l->bid, key, line, EMPTY_FILTERS) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int devnodes(struct ld *l)
 {
 	struct jv *j = br_json(l->b, "rdma-collect/devnodes.json");
@@ -226,7 +268,7 @@ static int cdevs(struct ld *l, const char *cls, const char *kind)
 
 int load_kernel(struct ld *l)
 {
-	if (modules(l) < 0 || devnodes(l) < 0 ||
+	if (modules(l) < 0 || absent_modules(l) < 0 || devnodes(l) < 0 ||
 	    cdevs(l, "sys/class/infiniband_verbs", "verbs") < 0 ||
 	    cdevs(l, "sys/class/infiniband_mad", "mad") < 0)
 		return -1;

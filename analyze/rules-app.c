@@ -856,13 +856,15 @@ const struct rule rules_app[] = {
 		.severity = SEV_CRITICAL,
 		.title = "GPUs and HCAs without nvidia_peermem (or it fails to load)",
 		.needs = "modules",
-		.evidence = "proc/modules whole (nvidia_peermem, nv_peer_mem), sys/bus/pci/devices or the NCCL log's 'cudaDev N ... busId' lines (GPUs), devices or the NCCL log's 'NET/IB : Using [0]mlx5_0:1/IB' (HCAs), kernel log category peermem, NCCL 'GPU Direct RDMA Enabled' lines",
+		.evidence = "proc/modules whole (nvidia_peermem, nv_peer_mem), or an import's filters of it that printed nothing for both (lsmod | grep nvidia_peermem, | grep nv_peer_mem: rdma-collect/import/printed-nothing.txt), sys/bus/pci/devices or the NCCL log's 'cudaDev N ... busId' lines (GPUs), devices or the NCCL log's 'NET/IB : Using [0]mlx5_0:1/IB' (HCAs), kernel log category peermem, NCCL 'GPU Direct RDMA Enabled' lines",
 		.remediation = "modprobe nvidia_peermem (shipped with the NVIDIA driver; load it after the OFED stack, and persist it in /etc/modules-load.d); on old stacks nv_peer_mem. Or use DMA-BUF instead (open GPU kernel modules, kernel 5.12+, NCCL 2.13+).",
 		/* GPUs: the PCI functions, else the NCCL log's "cudaDev N
 		 * ... busId X"; HCAs: the RDMA devices or HCA functions, else
 		 * the NCCL log's "NET/IB : Using [0]mlx5_0:1/IB".  A module
 		 * list is evidence of absence only when whole (a grep keeps
-		 * what it matched); GPUDirect RDMA that NCCL enabled shows a
+		 * what it matched), or a grep that printed nothing for both
+		 * peer-memory modules (facts module_absent/<name>,
+		 * load-kernel.c); GPUDirect RDMA that NCCL enabled shows a
 		 * peer-memory client (or DMA-BUF) at work */
 		.sql = "WITH b AS (SELECT t.bundle_id, coalesce((SELECT CAST(value "
 		       "AS INTEGER) FROM facts f WHERE f.bundle_id = t.bundle_id AND "
@@ -875,7 +877,13 @@ const struct rule rules_app[] = {
 		       "(SELECT count(DISTINCT n.hca) FROM nccl_events n WHERE "
 		       "n.bundle_id = t.bundle_id AND n.kind = 'ib_using') AS nhcas, "
 		       "(SELECT value FROM facts f WHERE f.bundle_id = t.bundle_id AND "
-		       "f.key = 'peermem_loaded') AS peer, EXISTS (SELECT 1 FROM "
+		       "f.key = 'peermem_loaded') AS peer, (SELECT count(*) FROM facts f "
+		       "WHERE f.bundle_id = t.bundle_id AND f.key IN ('module_absent/"
+		       "nvidia_peermem', 'module_absent/nv_peer_mem')) AS greps, "
+		       "(SELECT group_concat(v, ' and ') FROM (SELECT DISTINCT '''' "
+		       "|| f.value || '''' AS v FROM facts f WHERE f.bundle_id = "
+		       "t.bundle_id AND f.key GLOB 'module_absent/*' ORDER BY v DESC)) "
+		       "AS gtext, EXISTS (SELECT 1 FROM "
 		       "sources s WHERE s.bundle_id = t.bundle_id AND s.name = "
 		       "'modules' AND s.status = 'ok') AS whole, (SELECT count(*) "
 		       "FROM klog k WHERE k.bundle_id = t.bundle_id AND k.category = "
@@ -900,6 +908,9 @@ const struct rule rules_app[] = {
 		       "coalesce('proc/modules' || char(9) || CASE WHEN b.peer = '1' "
 		       "THEN 'nvidia_peermem or nv_peer_mem loaded' WHEN b.whole THEN "
 		       "'no nvidia_peermem, no nv_peer_mem' END || char(10), '') || "
+		       "CASE WHEN b.greps = 2 THEN 'rdma-collect/import/printed-"
+		       "nothing.txt' || char(9) || b.gtext || ' printed nothing' || "
+		       "char(10) ELSE '' END || "
 		       "CASE WHEN b.pgpus > 0 THEN 'sys/bus/pci/devices' || char(9) || "
 		       "b.pgpus || ' NVIDIA GPU function(s)' ELSE b.gline || ' (' || "
 		       "b.ngpus || ' GPU(s) in the NCCL log)' END || char(10) || CASE "
@@ -908,7 +919,8 @@ const struct rule rules_app[] = {
 		       "' HCA(s) NCCL uses)' END || coalesce(char(10) || "
 		       "'rdma-collect/klog' || char(9) || b.ktext, ''), NULL FROM b "
 		       "WHERE max(b.pgpus, b.ngpus) > 0 AND max(b.phcas, b.nhcas) > 0 "
-		       "AND ((b.peer = '0' AND b.whole) OR b.klog > 0) AND NOT EXISTS "
+		       "AND ((b.peer = '0' AND b.whole) OR b.klog > 0 OR (b.greps = 2 AND "
+		       "b.peer IS NOT '1')) AND NOT EXISTS "
 		       "(SELECT 1 FROM nccl_events g WHERE g.bundle_id = b.bundle_id "
 		       "AND g.kind = 'gdr' AND g.enabled = 1)",
 	},

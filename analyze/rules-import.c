@@ -114,14 +114,19 @@ static const struct imp_need needs[] = {
 	     "complete module list",
 	     "lsmod unfiltered, with its header line, or /proc/modules"),
 	/* nvidia_peermem missing: a whole module list says so, a filtered
-	 * one only when it shows the module; the kernel log when it fails */
+	 * one only when it shows the module or printed nothing for both
+	 * peer-memory modules; the kernel log when it fails */
 	NEED("PEERMEM_MISSING",
 	     "SELECT bundle_id FROM sources WHERE name = 'modules' AND status "
 	     "= 'ok' UNION SELECT bundle_id FROM facts WHERE key = "
 	     "'peermem_loaded' AND value = '1' UNION SELECT bundle_id FROM "
-	     "klog WHERE category = 'peermem'", "complete module list",
-	     "lsmod unfiltered, with its header line, /proc/modules, or the "
-	     "kernel log's nvidia_peermem lines"),
+	     "klog WHERE category = 'peermem' UNION SELECT bundle_id FROM "
+	     "facts WHERE key = 'module_absent/nvidia_peermem' AND bundle_id "
+	     "IN (SELECT bundle_id FROM facts WHERE key = "
+	     "'module_absent/nv_peer_mem')", "complete module list",
+	     "lsmod unfiltered, with its header line, /proc/modules, lsmod | "
+	     "grep nvidia_peermem and | grep nv_peer_mem, or the kernel log's "
+	     "nvidia_peermem lines"),
 	/* NCCL's fallback to sockets is a fault only while ports are up */
 	NEED("NCCL_NO_IB", "SELECT bundle_id FROM ports WHERE state IS NOT "
 	     "NULL", "port state", "ibstat, ibv_devinfo, ibstatus or rdma "

@@ -222,3 +222,105 @@ check_eq "dcb indications alone: read, no PFC map shown" \
 	"$(inputs dcbi | cut -d' ' -f3- ; "$RA" show dcbi dcb -s pfc show dev eth3 2>&1 | tr '\n' ';')" \
 	"read dcb pfc show
 indications 0:0 1:0 2:0 3:1234 4:0 5:0 6:0 7:0 ;"
+
+# prompts of other shells: a conda/virtualenv "(env) " before any, zsh's
+# "user@host ~ %" and "host%", bash's "host:~$" without a user, macOS'
+# "host:~ user$"; a prompt with no command ends the part before it
+parts() {	# file: "line command status" of every part
+	"$RA" report -f json "$@" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for n in d["nodes"]:
+    for x in n.get("inputs", []):
+        print(x.get("line", 0), x.get("command"), x["status"])'
+}
+{
+	printf '(env) user@gpu07:~$ ibstat\n'
+	ibstat_text Active LinkUp
+	printf '(base) $ lsmod | grep mlx\nmlx5_ib               483328  0\n'
+	printf '(pytorch) [root@gpu07 ~]# dmesg | grep mlx5\n'
+	printf '[    5.123456] mlx5_core 0000:3b:00.0: firmware version: 28.39.1002\n'
+	printf 'user@gpu07 ~ %% ibv_devices\n    device                 node GUID\n'
+	printf '    ------              ----------------\n    mlx5_0              946dae0300d1a2b4\n'
+	printf 'gpu07%% hostname\ngpu07\n'
+	printf 'gpu07:~$ uname -r\n6.1.0-27-amd64\n'
+	printf 'Mac-mini:~ john$ uptime\n 10:00  up 1 day\n'
+	printf 'user@gpu07:~$\nthe uptime above was from my laptop\n'
+	printf '100%% done\n'
+} >shells.txt
+check_eq "prompts of other shells: each part with its command" "$(parts shells.txt)" \
+"2 ibstat read
+20 lsmod | grep mlx read
+22 dmesg | grep mlx5 read
+24 ibv_devices read
+28 hostname read
+30 uname -r ignored
+32 uptime read
+34 None ignored"
+
+# "lsmod | grep X" that printed nothing: X is not loaded, and nothing
+# more is known; both peer-memory modules absent on a node whose NCCL
+# log shows GPUs and HCAs is PEERMEM_MISSING
+nccl_log() {
+	printf 'gpu3:28331:28331 [0] NCCL INFO Bootstrap : Using eth0:10.0.1.2<0>\n'
+	printf 'gpu3:28331:28331 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.0.1.2<0>\n'
+	printf 'gpu3:28332:28332 [1] NCCL INFO Bootstrap : Using eth0:10.0.1.2<0>\n'
+}
+peer() {	# case, then the ticket's lines
+	mkdir "$1"
+	nccl_log >"$1/nccl.log"
+	c=$1
+	shift
+	printf '%s\n' "$@" >"$c/ticket.txt"
+}
+peermem() {	# case: its PEERMEM_MISSING finding, or skipped/none
+	"$RA" report -f json "$1" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+n = d["nodes"][0]
+f = [x["component"] + ":" + x["severity"] for x in n["findings"]
+     if x["rule"] == "PEERMEM_MISSING"]
+s = [x for x in n.get("skipped", []) if x["rule"] == "PEERMEM_MISSING"]
+print(" ".join(f) if f else "skipped" if s else "none")'
+}
+peer pm1 '(pytorch) [root@gpu3 ~]# lsmod | grep nvidia_peermem' \
+	'(pytorch) [root@gpu3 ~]# lsmod | grep nv_peer_mem' '(pytorch) [root@gpu3 ~]#'
+check_eq "two empty greps of lsmod: PEERMEM_MISSING" "$(peermem pm1)" \
+	"nvidia_peermem:critical"
+check_eq "... both parts read by the lsmod reader" "$(inputs pm1 | grep ticket)" \
+	"ticket.txt 2 read lsmod
+ticket.txt 3 read lsmod"
+"$RA" pm1 >pm1.out 2>&1
+check "... the command lines are the evidence" sh -c 'tr -s " \n" " " <pm1.out |
+	grep -q "printed-nothing.txt (from ticket.txt): '\''lsmod | grep nvidia_peermem'\'' and '\''lsmod | grep nv_peer_mem'\'' printed nothing"'
+check "... no other module is called missing: the list is partial" \
+	sh -c 'grep -q "skipped  MODULE_MISSING: no complete module list" pm1.out'
+peer pm2 '$ lsmod | grep nvidia_peermem'
+check_eq "nvidia_peermem alone absent: nv_peer_mem may be loaded" "$(peermem pm2)" skipped
+peer pm3 '$ lsmod | grep -i PEER'
+check_eq "lsmod | grep -i PEER printed nothing: both absent" "$(peermem pm3)" \
+	"nvidia_peermem:critical"
+peer pm4 "$ grep -E 'nvidia_peermem|nv_peer_mem' /proc/modules"
+check_eq "grep -E 'a|b' /proc/modules printed nothing: both absent" "$(peermem pm4)" \
+	"nvidia_peermem:critical"
+peer pm5 '$ cat /proc/modules | grep nvidia_peermem' '$ lsmod | grep -w nv_peer_mem'
+check_eq "cat /proc/modules | grep, and grep -w: both absent" "$(peermem pm5)" \
+	"nvidia_peermem:critical"
+peer pm6 '$ lsmod | grep -q nvidia_peermem' '$ lsmod | grep -v nv_peer_mem' \
+	'$ lsmod | grep "nv.*peer"' '$ lsmod | grep -w nvidia'
+check_eq "grep -q, -v, a regular expression, a word of no module: no proof" \
+	"$(peermem pm6)" skipped
+check_eq "... the ones that prove nothing are said to have printed nothing" \
+	"$(inputs pm6 | grep ticket)" "ticket.txt 2 unread None
+ticket.txt 3 unread None
+ticket.txt 4 unread None
+ticket.txt 5 read lsmod"
+peer pm7 '$ lsmod' 'Module                  Size  Used by' \
+	'nvidia_peermem         16384  0' '$ lsmod | grep nv_peer_mem' \
+	'$ lsmod | grep nvidia_peermem'
+check_eq "a whole lsmod shows nvidia_peermem: the empty greps do not outweigh it" \
+	"$(peermem pm7)" none
+# a filter that kept lsmod's header is still a filter
+printf '$ lsmod | grep -E "Module|mlx5"\nModule                  Size  Used by\nmlx5_ib               483328  0\n' >hdr.txt
+check "lsmod | grep -E 'Module|mlx5': the list is partial" sh -c \
+	'"$RA" hdr.txt | grep -q "skipped  MODULE_MISSING: no complete module list"'

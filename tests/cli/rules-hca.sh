@@ -13,6 +13,7 @@ mknode rxe rxe >/dev/null 2>&1 || fail "rxe fixture builds"
 collect() {
 	local tree=$1 out=$2
 	shift 2
+	rm -f "$out"
 	"$RC" -q --root "$tree" "$@" -o "$out" >/dev/null 2>"$out.err"
 }
 

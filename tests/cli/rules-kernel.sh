@@ -20,7 +20,7 @@ for n in r["nodes"]:
         if f["rule"] == sys.argv[1]:
             print(f["summary"])' "$2"
 }
-collect() { "$RC" -q --root "$1" -o "$2" >/dev/null 2>&1; }
+collect() { rm -f "$2"; "$RC" -q --root "$1" -o "$2" >/dev/null 2>&1; }
 # drop a module: its /proc/modules line and its sys/module folder
 drop_module() { sed -i "/^$2 /d" "$1/proc/modules"; rm -rf "$1/sys/module/$2"; }
 # drop an entry from devnodes.json (one entry a line in the fixtures)

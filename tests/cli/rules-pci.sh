@@ -23,7 +23,7 @@ for n in r["nodes"]:
             print(f["summary"])
             for e in f["evidence"]: print(e["path"], e["value"])' "$2"
 }
-collect() { "$RC" -q --root "$1" -o "$2" >/dev/null 2>&1; }
+collect() { rm -f "$2"; "$RC" -q --root "$1" -o "$2" >/dev/null 2>&1; }
 # write bytes at OFFSET of FILE: poke FILE OFFSET HEX... (octal escapes:
 # POSIX printf has no \x)
 poke() {
