@@ -1588,9 +1588,20 @@ static const char *detect(const char *path, int *read, char *err,
 const char *imp_detect(const char *path)
 {
 	char err[256];
+
+	return imp_detect_err(path, err, sizeof(err));
+}
+
+const char *imp_detect_err(const char *path, char *err, size_t errlen)
+{
+	const char *kind;
 	int read;
 
-	return detect(path, &read, err, sizeof(err));
+	*err = 0;
+	kind = detect(path, &read, err, errlen);
+	if (read >= 0)
+		*err = 0;
+	return kind;
 }
 
 /* --- identity from raw files --- */

@@ -225,6 +225,10 @@ int imp_kind_ibdiag(struct imp *im, const struct imp_in *v, size_t n);
  * not an rdma-collect bundle)?  Returns the kind name ("sos",
  * "sysinfo-snapshot", "ibdiagnet", "outputs") or NULL. */
 const char *imp_detect(const char *path);
+/* The same, with why the import reader refused path (a file over the size
+ * limit): NULL with *err set then, NULL with err "" when path is simply
+ * no import. */
+const char *imp_detect_err(const char *path, char *err, size_t errlen);
 /* Read path and build a bundle_r from it (br_free releases it); same
  * contract as br_open: 0, or -1 with a one-line reason in err. */
 int imp_open(const char *path, const struct br_limits *lim,

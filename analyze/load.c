@@ -499,6 +499,7 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 	       load_diagnose_fn *diagnose, struct load_stats *st)
 {
 	struct files f = { NULL, 0, 0 };
+	char err[256];
 	pthread_t th[64];
 	struct pool p;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -514,8 +515,18 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 		} else if (stat(argv[i], &sb) < 0) {
 			error("%s: %s", argv[i], strerror(errno));
 			st->failed++;
-		} else if (S_ISDIR(sb.st_mode) && !imp_detect(argv[i])) {
+		} else if (S_ISDIR(sb.st_mode) &&
+			   !imp_detect_err(argv[i], err, sizeof(err))) {
+			size_t before = f.n;
+
+			/* a folder of bundles; one that holds none, whose
+			 * import was refused (a file over the size limit),
+			 * is a failed input, not an empty one */
 			scan_dir(&f, argv[i], 0);
+			if (f.n == before && *err) {
+				error("%s: %s", argv[i], err);
+				st->failed++;
+			}
 		} else {
 			add_file(&f, argv[i]);
 		}

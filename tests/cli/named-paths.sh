@@ -2,6 +2,7 @@
 # --results and a bundle given by name, each pointed at /dev/zero, a FIFO
 # nobody writes, a file over the size cap: one line naming the path and
 # why, the documented exit status, and no hang (each run is given 10 s).
+# An import refused for its size fails the run (exit 4).
 # --thresholds refuses nan, inf and negative values.
 cd "$T" || exit 1
 S=$(ls "$TOP"/samples/rxe-vm1-*.rdma.tar.zst | head -1)
@@ -44,3 +45,15 @@ run "a FIFO named as a bundle" 4 "fifo.rdma.tar.zst: not a regular file" \
 	"$RA" fifo.rdma.tar.zst
 run "a FIFO named as an import" 4 "fifo: not a regular file" \
 	"$RA" fifo
+
+# an import refused for its size is a failed input: exit 4, also beside a
+# good bundle (before: the folder was rescanned as one of bundles, found
+# none, and the run said OK)
+mkdir big
+truncate -s 10G big/dmesg.txt
+run "a folder with a 10 GB sparse dmesg.txt" 4 "big: entry 'dmesg.txt' has" \
+	"$RA" big
+timeout 10 "$RA" big "$S" >big2.out 2>big2.err
+check_eq "... beside a good bundle: exit 4 still" "$?" 4
+check "... the good bundle is still reported" grep -q "rxe-vm1" big2.out
+run "the 10 GB file itself" 4 "larger than" "$RA" big/dmesg.txt
