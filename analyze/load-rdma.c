@@ -1,6 +1,7 @@
 /* load-rdma: RDMA devices, ports, GIDs and counters (sysfs and verbs), and
  * the netdevs behind the ports with their statistics (sysfs, ethtool),
  * each counter with its --sample second read when the bundle has one */
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -30,15 +31,22 @@ static int64_t num(const char *s, int64_t dflt)
 /* a counter: unsigned 64-bit, kept as its two's complement (a value above
  * 2^63 is stored negative, so history sees a 64-bit wrap; strtoll would
  * clamp it to 2^63 - 1) */
+/* a counter file's text; past 2^63 (or past 2^64: ERANGE) it is held at
+ * INT64_MAX; a sign is no counter's (strtoull would wrap "-1" to 2^64 - 1) */
 static int64_t cnum(const char *s)
 {
 	char *end;
 	unsigned long long v;
 
-	if (!s || !*s)
+	while (s && (*s == ' ' || *s == '\t'))
+		s++;
+	if (!s || !*s || *s == '-')
 		return 0;
+	errno = 0;
 	v = strtoull(s, &end, 0);
-	return end == s ? 0 : (int64_t)v;
+	if (end == s)
+		return 0;
+	return errno == ERANGE ? INT64_MAX : u64_stored(v);
 }
 
 static int64_t interval_ms(struct ld *l)
@@ -416,8 +424,8 @@ static int netdev_stats(struct ld *l, const char *nd, const struct jv *e,
 			     "netdev, source, name, value, value2, interval_ms) "
 			     "VALUES (?, ?, 'ethtool', ?, ?, ?, ?)",
 			     "issiNN", l->bid, nd, name,
-			     (int64_t)juint(jat(kv, 1), NULL, 0),
-			     kv2 ? (int64_t)juint(jat(kv2, 1), NULL, 0) :
+			     u64_stored(juint(jat(kv, 1), NULL, 0)),
+			     kv2 ? u64_stored(juint(jat(kv2, 1), NULL, 0)) :
 				   (int64_t)-1, kv2 ? ims : (int64_t)-1);
 	}
 	if (!rc) {

@@ -35,6 +35,13 @@ int open_named_file(const char *path, uint64_t max, char *err, size_t errlen);
  * opens it; at most max bytes.  0, or -1 with the reason in err */
 int read_named_file(const char *path, size_t max, char **data, size_t *len,
 		    char *err, size_t errlen);
+/* an unsigned counter as SQLite's signed INTEGER stores it: at or above
+ * 2^63 (a saturated 64-bit counter, 2^64 - 1) it is held at INT64_MAX,
+ * which the rules read as "at its maximum", never as negative */
+static inline int64_t u64_stored(uint64_t v)
+{
+	return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+}
 /* "EACCES" for EACCES; "EUNKNOWN" for what libc cannot name */
 const char *errno_name(int err);
 /* string starts with prefix (inline, a byte at a time: most tries fail at
