@@ -707,12 +707,30 @@ out:
  * base port 0 lid 6 lmc 0', 'Ca : 0x0002c9020025874a ports 2 "node01
  * HCA-1"' (ibnetdiscover -S / -H, as the two scripts run it).  A redacted
  * GUID is no GUID: a switch is then known by its LID, a CA (ibhosts
- * prints no LID) not at all. */
+ * prints no LID) not at all.  A line may be quoted ("> Switch\t: ..."):
+ * a README quotes the output under its bare command line. */
+/* not the tool's lines, and no loss: the command line itself
+ * ("ibswitches", "ibhosts -C mlx5_0") and a label alone above the output
+ * ("Returns:", "Output:") */
+static int isw_frame(const char *s)
+{
+	size_t n = strcspn(s, " \t");
+
+	if (n && s[n - 1] == ':' && !s[n])
+		return 1;
+	if (!strncmp(s, "sudo ", 5)) {
+		s += 5;
+		n = strcspn(s, " \t");
+	}
+	return (n == 10 && !strncmp(s, "ibswitches", 10)) ||
+	       (n == 7 && !strncmp(s, "ibhosts", 7));
+}
+
 int fab_ibswitches(struct imp *im, const char *text, size_t len,
 		   const char *origin, const char *arg)
 {
-	const char *p = text, *end = text + len, *e, *q, *h;
-	char line[1024], t[8], g[24], desc[65], *s;
+	const char *p = text, *end = text + len, *e, *q, *h, *s;
+	char line[1024], t[8], g[24], desc[65];
 	unsigned np, lid, unkeyed = 0, bad = 0;
 	struct buf f = BUF_INIT;
 	struct json j;
@@ -731,9 +749,8 @@ int fab_ibswitches(struct imp *im, const char *text, size_t len,
 		l = (size_t)(e - p);
 		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) ? l :
 							   sizeof(line) - 1), p);
-		for (s = line; *s == ' ' || *s == '\t'; s++)
-			;
-		if (!*s)
+		s = imp_unquoted(line);
+		if (!*s || isw_frame(s))
 			continue;
 		k = 0;
 		if (sscanf(s, "%7s : %23s ports %u %n", t, g, &np, &k) != 3 || !k ||

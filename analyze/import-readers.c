@@ -288,12 +288,14 @@ static int rec_ibnetdiscover(const char *t, size_t n)
 	       count_lines(t, n, ind_topo) >= 1;
 }
 
-/* ibswitches, ibhosts: 'Switch : 0x... ports 36 "desc" ... lid 15 lmc 0' */
+/* ibswitches, ibhosts: 'Switch : 0x... ports 36 "desc" ... lid 15 lmc 0',
+ * "> " quoted or not */
 static int isw_row(const char *s)
 {
 	char t[8], g[24];
 	unsigned np;
 
+	s = imp_unquoted(s);
 	return sscanf(s, "%7s : %23s ports %u", t, g, &np) == 3 &&
 	       (!strcmp(t, "Switch") || !strcmp(t, "Ca") || !strcmp(t, "Rt")) &&
 	       starts_with(g, "0x") && strchr(s, '"');

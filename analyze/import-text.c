@@ -137,6 +137,16 @@ static size_t unquote(char *t, size_t n)
 	return o;
 }
 
+const char *imp_unquoted(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	while (*s == '>')
+		for (s++; *s == ' ' || *s == '\t'; s++)
+			;
+	return s;
+}
+
 char *imp_clean(const char *data, size_t len, size_t *outlen, unsigned *what)
 {
 	char *o = xmalloc(len + 1);

@@ -271,6 +271,10 @@ struct imp_input {
 #define IMP_CLEAN_NBSP 4
 #define IMP_CLEAN_QUOTED 8
 char *imp_clean(const char *data, size_t len, size_t *outlen, unsigned *what);
+/* s past its '>' quoting marks and the blanks after each ("> > x" -> "x"):
+ * for a reader whose lines were quoted when the rest of the text was not
+ * (a README's output quoted under its bare command line) */
+const char *imp_unquoted(const char *s);
 /* ... cut at prompt lines and markdown fences: a part's text is in the
  * cleaned text; command is its prompt's command line (malloc'ed) or NULL */
 struct imp_part {

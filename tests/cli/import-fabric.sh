@@ -122,6 +122,20 @@ if command -v sqlite3 >/dev/null 2>&1; then
 		"LID 5=65 LID 6=65"
 fi
 
+# ibswitches quoted under its bare command line (a README's "> Returns:"),
+# in a fenced block: the switch is read, the frame is no loss
+mkdir swq
+printf '%s\n' '```sh' 'ibswitches' '> Returns:' \
+	'> Switch	: 0x248a070300f88040 ports 36 "MF0;sw1:MSB7700/U1" enhanced port 0 lid 1 lmc 0' \
+	'```' >swq/ibswitches.txt
+"$RA" swq >swq.out 2>&1
+check "ibswitches quoted with '>': read whole" grep -q "1 read, 0 not" swq.out
+if command -v sqlite3 >/dev/null 2>&1; then
+	check_eq "ibswitches quoted with '>': the switch and its LID" \
+		"$(fab_q swq "SELECT guid || '/' || lid FROM fabric_nodes")" \
+		"0x248a070300f88040/1"
+fi
+
 # ibqueryerrors: a switch's "port ALL" (its ports summed, AllPortSelect) is
 # kept as port 255 and named so; a counter one of its ports shows too is
 # reported on that port only; port 0 (the management port) is read
