@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "db.h"
 #include "log.h"
 
@@ -42,11 +43,131 @@ int db_version(sqlite3 *db)
 	return v;
 }
 
+/* the migrations from version from up, in one write transaction taken
+ * before the version is read again: two processes that open a new
+ * database at once both saw version 0, and the second ran the first
+ * migration over the first's tables ("table nodes already exists") */
+static int migrate(sqlite3 *db, int n)
+{
+	char pragma[64];
+	int v, i;
+
+	if (db_run(db, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	v = db_version(db);
+	for (i = v; i >= 0 && i < n; i++) {
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", i + 1);
+		if (db_run(db, db_migrations[i]) < 0 || db_run(db, pragma) < 0) {
+			db_run(db, "ROLLBACK");
+			return -1;
+		}
+	}
+	return db_run(db, "COMMIT");
+}
+
+/* a schema's objects, sorted, one "\x1etype\x1fname\x1ftable\x1fsql" each
+ * (the statistics ANALYZE keeps are data and may be there or not) */
+static int schema_rows(sqlite3 *db, const char *schema, struct buf *out)
+{
+	char sql[256];
+	sqlite3_stmt *st;
+	int rc;
+
+	snprintf(sql, sizeof(sql), "SELECT type, name, tbl_name, "
+		 "coalesce(sql, '') FROM \"%s\".sqlite_master WHERE name NOT "
+		 "LIKE 'sqlite\\_stat%%' ESCAPE '\\' ORDER BY type, name", schema);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *c[4];
+		int i;
+
+		for (i = 0; i < 4; i++) {
+			c[i] = (const char *)sqlite3_column_text(st, i);
+			if (!c[i])
+				c[i] = "";
+		}
+		buf_addf(out, "\x1e%s\x1f%s\x1f%s\x1f%s", c[0], c[1], c[2], c[3]);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* row (l bytes from its \x1e) is one of rows, whole */
+static int has_row(const char *rows, const char *row, size_t l)
+{
+	size_t n = strlen(rows);
+	const char *p = rows, *hit;
+
+	while ((hit = memmem(p, n - (size_t)(p - rows), row, l))) {
+		if (!hit[l] || hit[l] == 0x1e)
+			return 1;
+		p = hit + 1;
+	}
+	return 0;
+}
+
+/* the schema this rdma-analyze makes, once: its migrations in memory */
+static const char *schema_made(void)
+{
+	static struct buf ref = BUF_INIT;
+	static int done;
+	sqlite3 *m = NULL;
+	int n;
+
+	if (done)
+		return ref.buf;
+	for (n = 0; db_migrations[n]; n++)
+		;
+	if (sqlite3_open(":memory:", &m) != SQLITE_OK || migrate(m, n) < 0 ||
+	    schema_rows(m, "main", &ref) < 0)
+		die("cannot make the reference schema");
+	sqlite3_close(m);
+	done = 1;
+	return ref.buf;
+}
+
+int db_schema_check(sqlite3 *db, const char *schema, const char *file)
+{
+	struct buf have = BUF_INIT;
+	const char *ref = schema_made(), *p, *e;
+	char what[200];
+	int rc = 0;
+
+	if (schema_rows(db, schema, &have) < 0) {
+		buf_release(&have);
+		return error("database '%s': its schema cannot be read", file);
+	}
+	if (!strcmp(have.buf ? have.buf : "", ref ? ref : ""))
+		goto out;
+	/* name the first object that is not as made here */
+	*what = 0;
+	for (p = have.buf; p && *p && !*what; p = e) {
+		size_t l;
+
+		e = strchr(p + 1, 0x1e);
+		l = e ? (size_t)(e - p) : strlen(p);
+		if (!e)
+			e = p + l;
+		if (!has_row(ref, p, l)) {
+			const char *t = p + 1, *nm = strchr(t, 0x1f);
+
+			snprintf(what, sizeof(what), "%.*s '%.*s'",
+				 (int)(nm - t), t,
+				 (int)strcspn(nm + 1, "\x1f"), nm + 1);
+		}
+	}
+	rc = error("database '%s' is not as rdma-analyze makes it (%s): "
+		   "refused", file, *what ? what : "objects are missing");
+out:
+	buf_release(&have);
+	return rc;
+}
+
 sqlite3 *db_open(const char *file)
 {
 	sqlite3 *db = NULL;
-	int v, n, i;
-	char pragma[64];
+	int v, n;
 
 	/* one connection, used by one thread (load's readers never touch
 	 * SQLite): its per-call mutexes and the allocator's statistics
@@ -66,7 +187,17 @@ sqlite3 *db_open(const char *file)
 		sqlite3_close(db);
 		return NULL;
 	}
-	sqlite3_busy_timeout(db, 5000);
+	/* a database file is someone else's: nothing in it runs (no
+	 * trigger fires, no function in its schema is trusted) and no
+	 * statement may write its schema or pages behind SQLite's back */
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+#ifdef SQLITE_DBCONFIG_TRUSTED_SCHEMA
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+#endif
+	/* writers queue (load, merge and diagnosis take BEGIN IMMEDIATE):
+	 * another load's batch holds the lock for seconds */
+	sqlite3_busy_timeout(db, DB_BUSY_MS);
 	db_run(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
 	       "PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;");
 	v = db_version(db);
@@ -81,13 +212,10 @@ sqlite3 *db_open(const char *file)
 		      "rdma-analyze knows (%d): upgrade rdma-analyze", file, v, n);
 		goto bad;
 	}
-	for (i = v; i < n; i++) {
-		if (db_run(db, "BEGIN") < 0 || db_run(db, db_migrations[i]) < 0)
-			goto bad;
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", i + 1);
-		if (db_run(db, pragma) < 0 || db_run(db, "COMMIT") < 0)
-			goto bad;
-	}
+	if (v < n && migrate(db, n) < 0)
+		goto bad;
+	if (strcmp(file, ":memory:") && db_schema_check(db, "main", file) < 0)
+		goto bad;
 	return db;
 bad:
 	sqlite3_close(db);

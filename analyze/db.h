@@ -20,8 +20,18 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-/* open (":memory:" or a file), apply migrations; NULL with a message */
+/* how long a writer waits for another's transaction (ms) */
+#define DB_BUSY_MS 120000
+
+/* Open (":memory:" or a file, made if missing), migrate it to this
+ * rdma-analyze's schema and refuse it unless its schema is exactly the one made here (no trigger,
+ * view or table of anyone else's); triggers never fire on it.  NULL with
+ * a message */
 sqlite3 *db_open(const char *file);
+/* 0 when the schema named (main, or an attached one) is exactly the one
+ * this rdma-analyze makes; else -1 with one line naming file and the first
+ * object that differs */
+int db_schema_check(sqlite3 *db, const char *schema, const char *file);
 void db_close(sqlite3 *db);
 int db_exec(sqlite3 *db, const char *sql, const char *types, ...);
 int db_vexec(sqlite3 *db, const char *sql, const char *types, va_list ap);

@@ -503,7 +503,7 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 	pthread_t th[64];
 	struct pool p;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int nth, i, rc = 0, tail;
+	int nth, i, rc = 0, tail, locked;
 	size_t k, batch = 0, diagnosed = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -557,7 +557,12 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 	 * default 2 MiB cache they spilled to the WAL mid-transaction and
 	 * were read back */
 	db_run(db, "PRAGMA cache_size = -65536");
-	db_run(db, "BEGIN");
+	/* IMMEDIATE: the write lock now, waiting (DB_BUSY_MS) for another
+	 * writer's batch; a deferred BEGIN that read first gets "database is
+	 * locked" at its first write, without waiting, and lost its bundles */
+	locked = !db_run(db, "BEGIN IMMEDIATE");
+	if (!locked)
+		rc = -1;
 	for (k = 0; k < f.n; k++) {
 		struct slot *s = &p.slots[k];
 
@@ -568,6 +573,11 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 		if (!s->b) {
 			error("%s: %s", f.v[k], s->err);
 			st->failed++;
+		} else if (!locked) {
+			/* the readers go on to the end: they are waited for */
+			st->failed++;
+			br_free(s->b);
+			s->b = NULL;
 		} else {
 			load_one(db, s, st);
 			br_free(s->b);
@@ -588,17 +598,20 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 		 * (2,000 bundles: the final batch was 208 bundles, a second on
 		 * one CPU with the other idle) */
 		tail = f.n - k <= 512;
-		if (++batch == (tail ? 32 : 64)) {
-			db_run(db, "COMMIT");
+		if (locked && ++batch == (tail ? 32 : 64)) {
+			if (db_run(db, "COMMIT") < 0)
+				rc = -1;
 			if (st->nnew - diagnosed >= (tail ? 32u : 256u))
 				diagnose_since(db, diagnose, st, &diagnosed);
-			db_run(db, "BEGIN");
+			locked = !db_run(db, "BEGIN IMMEDIATE");
+			if (!locked)
+				rc = -1;
 			batch = 0;
 		}
 		if (progress)
 			bar(k + 1, f.n);
 	}
-	if (db_run(db, "COMMIT") < 0)
+	if (locked && db_run(db, "COMMIT") < 0)
 		rc = -1;
 	diagnose_since(db, diagnose, st, &diagnosed);
 	db_run(db, "PRAGMA foreign_keys = ON");

@@ -218,6 +218,10 @@ static int merge_one(sqlite3 *db, const char *file, struct merge_stats *ms)
 		      file, (long long)mine, (long long)v);
 		goto detach;
 	}
+	/* its rows are copied by names this rdma-analyze knows: no object
+	 * of anyone else's may answer to them */
+	if (db_schema_check(db, "src", file) < 0)
+		goto detach;
 	/* the bundles' columns but id and node_id */
 	if (columns(db, "bundles", &bcols, &has_bid) <= 0)
 		goto detach;
@@ -235,7 +239,7 @@ static int merge_one(sqlite3 *db, const char *file, struct merge_stats *ms)
 		buf_release(&bcols);
 		bcols = b;
 	}
-	if (db_run(db, "BEGIN") < 0)
+	if (db_run(db, "BEGIN IMMEDIATE") < 0)
 		goto detach;
 	if (db_run(db, "CREATE TEMP TABLE IF NOT EXISTS bmap (old INTEGER "
 		   "PRIMARY KEY, new INTEGER); DELETE FROM temp.bmap") < 0 ||

@@ -442,7 +442,8 @@ int rules_run(sqlite3 *db, const int64_t *ids, size_t n)
 		return -1;
 	if (db_run(db, "SELECT 1 FROM thresholds LIMIT 1") < 0)
 		return -1;
-	db_run(db, "BEGIN");
+	if (db_run(db, "BEGIN IMMEDIATE") < 0)
+		return -1;
 	for (i = 0; i < n; i++) {
 		db_exec(db, "INSERT OR IGNORE INTO todo VALUES (?)", "i", ids[i]);
 		db_exec(db, "DELETE FROM finding_evidence WHERE finding_id IN "
