@@ -16,6 +16,7 @@
 #include "import.h"
 #include "load.h"
 #include "log.h"
+#include "term.h"
 #include "util.h"
 
 int load_core(struct ld *l);
@@ -478,7 +479,8 @@ static void bar(size_t done, size_t total)
 {
 	int w = 40, k = total ? (int)(done * (size_t)w / total) : w;
 
-	fprintf(stderr, "\rloading [%.*s%*s] %zu/%zu", k,
+	term_own(stderr, "\r");
+	fprintf(stderr, "loading [%.*s%*s] %zu/%zu", k,
 		"########################################", w - k, "", done,
 		total);
 	if (done == total)

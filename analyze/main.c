@@ -20,6 +20,7 @@
 #include "log.h"
 #include "report.h"
 #include "rules.h"
+#include "term.h"
 #include "util.h"
 #include "view.h"
 
@@ -594,6 +595,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	log_prog = "rdma-analyze";
+	term_guard_stdio();
 	if (argc < 2) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;

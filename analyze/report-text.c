@@ -14,6 +14,7 @@
 #include "import.h"
 #include "report.h"
 #include "rules.h"
+#include "term.h"
 
 static const char *col(sqlite3_stmt *st, int i)
 {
@@ -29,7 +30,7 @@ static int use_color(FILE *out)
 {
 	const char *nc = getenv("NO_COLOR");
 
-	return isatty(fileno(out)) && !(nc && *nc);
+	return isatty(term_fd(out)) && !(nc && *nc);
 }
 
 static const char *sev_color(int color, int sev)
@@ -118,16 +119,20 @@ static void verdict(sqlite3 *db, FILE *out, int color)
 	int64_t crit = db_int(db, q, "i", (int64_t)SEV_CRITICAL);
 	int64_t warn = db_int(db, q, "i", (int64_t)SEV_WARNING);
 
-	if (!nodes)
-		fprintf(out, "%sNO EVIDENCE%s: nothing was read, so nothing was "
-			"checked\n", sev_color(color, 2), reset(color));
-	else if (crit || warn)
-		fprintf(out, "%s%s%s: %lld of %lld node(s) critical, %lld warning, "
-			"%lld without either\n", sev_color(color, crit ? 2 : 1),
-			crit ? "CRITICAL" : "WARNING", reset(color),
-			(long long)crit, (long long)nodes, (long long)warn,
+	if (!nodes) {
+		term_own(out, sev_color(color, 2));
+		fputs("NO EVIDENCE", out);
+		term_own(out, reset(color));
+		fputs(": nothing was read, so nothing was checked\n", out);
+	} else if (crit || warn) {
+		term_own(out, sev_color(color, crit ? 2 : 1));
+		fputs(crit ? "CRITICAL" : "WARNING", out);
+		term_own(out, reset(color));
+		fprintf(out, ": %lld of %lld node(s) critical, %lld warning, "
+			"%lld without either\n", (long long)crit,
+			(long long)nodes, (long long)warn,
 			(long long)(nodes - crit - warn));
-	else
+	} else
 		fprintf(out, "OK: no warning or critical finding on %lld node(s)\n",
 			(long long)nodes);
 }
@@ -170,12 +175,16 @@ int report_text(sqlite3 *db, const struct report_opts *o)
 		int64_t bid = sqlite3_column_int64(b, 0);
 		int worst = sqlite3_column_int(b, 4);
 
-		fprintf(out, "\n%s== ", color ? "\033[1m" : "");
+		fputc('\n', out);
+		term_own(out, color ? "\033[1m" : "");
+		fputs("== ", out);
 		put(out, col(b, 1), strlen(col(b, 1)));
-		fprintf(out, "%s: %s%s%s  ", reset(color),
-			sev_color(color, worst),
-			worst < 0 ? "no findings" : severity_name(worst),
-			reset(color));
+		term_own(out, reset(color));
+		fputs(": ", out);
+		term_own(out, sev_color(color, worst));
+		fputs(worst < 0 ? "no findings" : severity_name(worst), out);
+		term_own(out, reset(color));
+		fputs("  ", out);
 		snprintf(line, sizeof(line), "(%s, collected %s)", col(b, 2),
 			 col(b, 3));
 		wrap(out, width(col(b, 1), strlen(col(b, 1))) + 5 +
@@ -188,9 +197,11 @@ int report_text(sqlite3 *db, const struct report_opts *o)
 		while (sqlite3_step(f) == SQLITE_ROW) {
 			int sev = sqlite3_column_int(f, 3);
 
-			fprintf(out, "  %s%-8s%s %-6s %-22s ", sev_color(color, sev),
-				severity_name(sev), reset(color), col(f, 2),
-				col(f, 1));
+			fputs("  ", out);
+			term_own(out, sev_color(color, sev));
+			fprintf(out, "%-8s", severity_name(sev));
+			term_own(out, reset(color));
+			fprintf(out, " %-6s %-22s ", col(f, 2), col(f, 1));
 			/* a layer or rule id wider than its column pushes the
 			 * summary right */
 			wrap(out, 2 + 9 + (strlen(col(f, 2)) > 6 ?

@@ -13,6 +13,7 @@
 #include "collect.h"
 #include "log.h"
 #include "src.h"
+#include "term.h"
 #include "util.h"
 
 #ifndef VERSION
@@ -244,6 +245,7 @@ int main(int argc, char **argv)
 	int c;
 
 	log_prog = "rdma-collect";
+	term_guard_stdio();
 	memset(&o, 0, sizeof(o));
 	memset(&a, 0, sizeof(a));
 	o.deadline_ms = 30000;
