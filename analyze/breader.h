@@ -37,12 +37,18 @@ struct br_entry {
 /* the last folders br_get resolved (one bundle is read by one thread):
  * the loaders read file after file from a few linked folders in turn */
 #define BR_CACHE_SLOTS 8
+/* JSON values br_json() may parse from one bundle's documents, all told
+ * (jsonp.h: JSON_PARSE_MAX_VALUES each): a normal bundle's load parses
+ * under a million; this bounds the time a hostile one takes, as the
+ * per-document limit bounds the memory */
+#define BR_JSON_VALUES (4 * JSON_PARSE_MAX_VALUES)
 struct br_dirslot {
 	int ok;
 	char dir[1024];
 	char real[1024];
 };
 struct br_cache {
+	size_t json_left;	/* JSON values br_json() may still parse */
 	unsigned next;
 	struct br_dirslot slot[BR_CACHE_SLOTS];
 };

@@ -42,6 +42,8 @@ struct parser {
 	struct jv *stk;		/* members of the open containers */
 	char **kstk;		/* their keys (objects) */
 	size_t top, alloc;
+	size_t *budget;		/* values still allowed */
+	size_t limit;		/* the budget at the start, for the message */
 };
 
 #define CHUNK (64u << 10)
@@ -249,6 +251,12 @@ static void value(struct parser *ps, struct jv *v, int depth);
 
 static void push(struct parser *ps)
 {
+	/* a 62 MiB array of zeros is 32 million values, ~100 bytes of tree
+	 * each: the count is what bounds the memory */
+	if (!*ps->budget)
+		fail(ps, "more than the %zu values allowed", ps->limit);
+	else
+		--*ps->budget;
 	if (ps->top == ps->alloc) {
 		ps->alloc = ps->alloc ? ps->alloc * 2 : 256;
 		ps->stk = xrealloc(ps->stk, ps->alloc * sizeof(*ps->stk));
@@ -309,8 +317,9 @@ static int pair(struct parser *ps, struct jv *v, int depth)
 	nl = (size_t)(q - n);
 	while (cls[(unsigned char)*q] & C_BLANK)
 		q++;
-	if (nl > 64 || *q != ']')
+	if (nl > 64 || *q != ']' || *ps->budget < 2)
 		return 0;
+	*ps->budget -= 2;
 	*se = 0;
 	memmove(n - 1, n, nl);	/* as value() does: over the byte before */
 	n[nl - 1] = 0;
@@ -462,10 +471,11 @@ static void drop(struct jdoc *d)
 	free(d);
 }
 
-struct jv *jparse(const char *text, size_t len, char *err, size_t errlen)
+struct jv *jparse_budget(const char *text, size_t len, size_t *budget,
+			 char *err, size_t errlen)
 {
 	struct parser ps = { NULL, NULL, NULL, err, errlen, 0, NULL, NULL,
-			     NULL, 0, 0 };
+			     NULL, 0, 0, budget, *budget };
 
 	ps.doc = xcalloc(1, sizeof(*ps.doc));
 	ps.start = ps.p = aalloc(&ps, len + 1);
@@ -489,6 +499,13 @@ struct jv *jparse(const char *text, size_t len, char *err, size_t errlen)
 		return NULL;
 	}
 	return &ps.doc->root;
+}
+
+struct jv *jparse(const char *text, size_t len, char *err, size_t errlen)
+{
+	size_t budget = JSON_PARSE_MAX_VALUES;
+
+	return jparse_budget(text, len, &budget, err, errlen);
 }
 
 /* only what jparse() returned: the root of its document */

@@ -26,9 +26,18 @@ struct jv {
 };
 
 #define JSON_PARSE_MAX_DEPTH 64
+/* values (members of arrays and objects) one document may hold: about
+ * 100 bytes of tree each while it is parsed, so 400 MiB at most; an
+ * ethtool document holds 6,000, a fabric scan's LFTs a few million */
+#define JSON_PARSE_MAX_VALUES 4000000
 
 /* parse len bytes; NULL with a message in err on failure */
 struct jv *jparse(const char *text, size_t len, char *err, size_t errlen);
+/* the same within a budget shared by several documents (a bundle's): the
+ * values parsed are taken from *budget, and a document that would take
+ * more than is left fails */
+struct jv *jparse_budget(const char *text, size_t len, size_t *budget,
+			 char *err, size_t errlen);
 void jfree(struct jv *v);
 struct jv *jget(const struct jv *obj, const char *key);
 struct jv *jat(const struct jv *arr, size_t i);

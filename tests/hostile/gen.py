@@ -7,7 +7,8 @@ descriptions and NCCL lines).  Every bundle is made here, at test time, with
 Python's tarfile (or raw headers where tarfile will not lie) and the zstd
 CLI; nothing big is ever written uncompressed.  OUTDIR/expect.tsv lists one
 "KIND<TAB>WANT<TAB>WHAT" per bundle, WANT being safe (loads), refused (one
-line naming the file, exit 4) or either.  Markup strings are written to
+line naming the file, exit 4), noted (loads, each line naming the file and
+what was not read) or either.  Markup strings are written to
 OUTDIR/markers, one per line (JSON-escaped), for the report checks.
 """
 import gzip, io, json, lzma, os, subprocess, sys, tarfile
@@ -310,6 +311,22 @@ emit("stats-reversed", "safe", "100,000 ethtool statistics, the sample's "
          "rdma-collect/ethtool/ens1f0np0.json",)) + [
          f("rdma-collect/ethtool/ens1f0np0.json", ethj(ST)),
          f("rdma-collect/sample/ethtool/ens1f0np0.json", ethj(ST[::-1]))]))
+
+# a JSON bomb: an ethtool document and its --sample copy, each an array
+# of 31 million zeros (62 MiB, two bytes a value; ~100 bytes of tree a
+# value took 5 GB): past the 4,000,000 values a document may hold, each is
+# named not read, and the rest of the bundle loads
+def zeros_doc():
+    return (b'{"ifname": "ens1f0np0", "status": "ok", "stats": [' +
+            b"0," * (31 << 20) + b"0]}")
+Z = zeros_doc()
+emit("json-zeros", "noted", "an ethtool document and its sample copy, "
+     "each 31 million zeros",
+     pack(based("hostile-json", drop=(
+         "rdma-collect/ethtool/ens1f0np0.json",)) + [
+         f("rdma-collect/ethtool/ens1f0np0.json", Z),
+         f("rdma-collect/sample/ethtool/ens1f0np0.json", Z)]))
+del Z
 
 with open(os.path.join(out, "markers"), "w") as fm:
     for s in (H, IB, ND, KL, NC, MOD):
