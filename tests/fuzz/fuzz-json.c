@@ -1,6 +1,8 @@
 /* fuzz-json: the JSON parser (include/jsonp.c) that reads manifests and
  * every JSON form in a bundle; each value of a tree that parses is read
- * through every accessor, as the loader reads fields of unknown type. */
+ * through every accessor, as the loader reads fields of unknown type.
+ * Then the value budget: the text again with a budget of the first byte's
+ * value; a tree that parses within it holds no more members than that. */
 #include "fuzz.h"
 #include "jsonp.h"
 
@@ -22,12 +24,27 @@ static void walk(const struct jv *v, int depth)
 	}
 }
 
+/* the members of every array and object of the tree */
+static size_t members(const struct jv *v)
+{
+	size_t i, n = jlen(v);
+
+	for (i = 0; i < jlen(v); i++)
+		n += members(jat(v, i));
+	return n;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char err[160];
 	struct jv *v = jparse((const char *)data, size, err, sizeof(err));
+	size_t budget = size ? data[0] : 0, start = budget;
 
 	walk(v, 0);
+	jfree(v);
+	v = jparse_budget((const char *)data, size, &budget, err, sizeof(err));
+	if (v && (members(v) > start || start - budget != members(v)))
+		__builtin_trap();	/* the budget did not hold, or miscounted */
 	jfree(v);
 	return 0;
 }
