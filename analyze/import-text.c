@@ -14,7 +14,8 @@
  *   "$ cmd", "# cmd", "[u@h dir]$ cmd",  a new part, cmd its command line
  *   "u@h:~$ cmd", "root@h:/# cmd",
  *   "h:~$ cmd", "u@h ~ % cmd" (zsh),
- *   "h% cmd", "(env) " before any
+ *   "h% cmd", "(env) " before any,
+ *   a quote mark before it ">$ cmd"
  *   a prompt without a command          the part before it ends
  *   " #ethtool -a IF" (prompt glued)      a new part, as "# ethtool -a IF"
  *   "ethtool -a eth0" alone on its line  a new part (a paste of several
@@ -342,13 +343,18 @@ static const char *host_prompt(const char *s)
 
 /* the command of a prompt line; "" for a prompt with none (it ends the
  * part before it); NULL when the line is no prompt.  A virtualenv's or
- * conda's "(env) " may come first. */
+ * conda's "(env) " may come first, and a quote mark before all: ">[root@h
+ * ~]# cmd" is a markdown quote whose output lines follow unmarked (a lazy
+ * continuation), so the file as a whole is no mail reply to unquote. */
 static const char *prompt(const char *s)
 {
 	const char *p, *c;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
+	if (s[0] == '>')
+		for (s++; *s == ' '; s++)
+			;
 	if (s[0] == '(' && (p = strchr(s, ')')) && p - s < 64 && p[1] == ' ')
 		for (s = p + 2; *s == ' '; s++)
 			;

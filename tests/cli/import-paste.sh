@@ -258,6 +258,22 @@ check_eq "prompts of other shells: each part with its command" "$(parts shells.t
 32 uptime read
 34 None ignored"
 
+# a markdown quote mark on the prompt lines only (the output follows as
+# the quote's lazy continuation): each its part; bash's "> " continuation
+# lines of a loop are no prompts
+{
+	printf '>[root@login ~]# ps aux | grep slurm\n'
+	printf 'root 12287 0.0 0.5 594440 9892 ? Sl 14:42 0:00 /usr/sbin/slurmctld\n\n'
+	printf '> [root@login ~]# cat /proc/12287/limits\n'
+	printf '%-25s %-20s %-20s %-10s\n' Limit 'Soft Limit' 'Hard Limit' Units \
+		'Max locked memory' 65536 65536 bytes
+	printf '$ for i in eth2 eth3; do\n> ethtool -a $i\n> done\n'
+} >quoted.txt
+check_eq "quote-marked prompts: each part with its command" "$(parts quoted.txt)" \
+"2 ps aux | grep slurm ignored
+5 cat /proc/12287/limits read
+8 for i in eth2 eth3; do ignored"
+
 # "lsmod | grep X" that printed nothing: X is not loaded, and nothing
 # more is known; both peer-memory modules absent on a node whose NCCL
 # log shows GPUs and HCAs is PEERMEM_MISSING
