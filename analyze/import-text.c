@@ -381,10 +381,32 @@ static const char *prompt(const char *s)
 	return host_prompt(s);
 }
 
+/* "ulimit -Hn", "ulimit -S -u": a limit other than locked memory, the
+ * one the limits readers take (-l, or all of them with -a) */
+static int ulimit_other(const char *opt)
+{
+	int other = 0;
+
+	for (; *opt; opt += strcspn(opt, " "), opt += strspn(opt, " ")) {
+		const char *c;
+
+		if (*opt != '-')
+			continue;	/* a value being set */
+		for (c = opt + 1; *c && *c != ' '; c++) {
+			if (*c == 'l' || *c == 'a')
+				return 0;
+			if (*c != 'S' && *c != 'H')
+				other = 1;
+		}
+	}
+	return other;
+}
+
 /* ethtool's settings no check reads (ring sizes, coalescing, offloads,
  * channels, time stamping, flow rules, self-test, EEE): "ethtool -g eth0"
  * beside the -S and -a a ticket was asked for is no unread evidence;
- * -m (the cable module) and --show-priv-flags are, and stay relevant */
+ * -m (the cable module) and --show-priv-flags are, and stay relevant;
+ * nor is a ulimit of any limit but locked memory */
 int imp_command_unchecked(const char *cmd)
 {
 	static const char *const t[] = {
@@ -398,8 +420,11 @@ int imp_command_unchecked(const char *cmd)
 	const char *opt;
 	size_t i, n;
 
-	if (imp_command_name(cmd, name, sizeof(name)) < 0 ||
-	    !starts_with(name, "ethtool "))
+	if (imp_command_name(cmd, name, sizeof(name)) < 0)
+		return 0;
+	if (starts_with(name, "ulimit "))
+		return ulimit_other(name + 7);
+	if (!starts_with(name, "ethtool "))
 		return 0;
 	opt = name + 8;
 	n = strcspn(opt, " ");

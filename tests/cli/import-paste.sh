@@ -123,6 +123,16 @@ check_eq "ulimit -S -l and ulimit -H -l: each read by its reader" \
 ulimit-split.txt 4 read ulimit -Hl"
 check_eq "... the soft 64 KiB judged" \
 	"$(findings ulimit-split.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
+# one limit a prompt, as a checklist asks: the limits other than locked
+# memory (open files, processes, stack, a value being set) are no
+# evidence left unread; -l and -a stay the readers'
+printf '$ ulimit -Hn\n4096\n$ ulimit -S -u\n1024\n$ ulimit -s 8192\n$ ulimit -Hl\n64\n$ ulimit -Hc\n0\n' >ulimit-each.txt
+check_eq "ulimit of other limits: ignored, -Hl read" \
+	"$(inputs ulimit-each.txt | cut -d' ' -f2-)" "2 ignored None
+4 ignored None
+6 ignored None
+7 read ulimit -Hl
+9 ignored None"
 printf '# cat /proc/3844/limits | grep locked\nMax locked memory         65536                65536                bytes     \n' >limits.txt
 check_eq "cat /proc/PID/limits: the process's limit is judged" \
 	"$(findings limits.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
