@@ -14,7 +14,8 @@
  *   "$ cmd", "# cmd", "[u@h dir]$ cmd",  a new part, cmd its command line
  *   "u@h:~$ cmd", "root@h:/# cmd",
  *   "h:~$ cmd", "u@h ~ % cmd" (zsh),
- *   "h% cmd", "(env) " before any
+ *   "h% cmd", "(env) " before any,
+ *   a quote mark before it ">$ cmd"
  *   a prompt without a command          the part before it ends
  *   " #ethtool -a IF" (prompt glued)      a new part, as "# ethtool -a IF"
  *   "ethtool -a eth0" alone on its line  a new part (a paste of several
@@ -352,13 +353,18 @@ static const char *host_prompt(const char *s)
 
 /* the command of a prompt line; "" for a prompt with none (it ends the
  * part before it); NULL when the line is no prompt.  A virtualenv's or
- * conda's "(env) " may come first. */
+ * conda's "(env) " may come first, and a quote mark before all: ">[root@h
+ * ~]# cmd" is a markdown quote whose output lines follow unmarked (a lazy
+ * continuation), so the file as a whole is no mail reply to unquote. */
 static const char *prompt(const char *s)
 {
 	const char *p, *c;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
+	if (s[0] == '>')
+		for (s++; *s == ' '; s++)
+			;
 	if (s[0] == '(' && (p = strchr(s, ')')) && p - s < 64 && p[1] == ' ')
 		for (s = p + 2; *s == ' '; s++)
 			;
@@ -385,10 +391,32 @@ static const char *prompt(const char *s)
 	return host_prompt(s);
 }
 
+/* "ulimit -Hn", "ulimit -S -u": a limit other than locked memory, the
+ * one the limits readers take (-l, or all of them with -a) */
+static int ulimit_other(const char *opt)
+{
+	int other = 0;
+
+	for (; *opt; opt += strcspn(opt, " "), opt += strspn(opt, " ")) {
+		const char *c;
+
+		if (*opt != '-')
+			continue;	/* a value being set */
+		for (c = opt + 1; *c && *c != ' '; c++) {
+			if (*c == 'l' || *c == 'a')
+				return 0;
+			if (*c != 'S' && *c != 'H')
+				other = 1;
+		}
+	}
+	return other;
+}
+
 /* ethtool's settings no check reads (ring sizes, coalescing, offloads,
  * channels, time stamping, flow rules, self-test, EEE): "ethtool -g eth0"
  * beside the -S and -a a ticket was asked for is no unread evidence;
- * -m (the cable module) and --show-priv-flags are, and stay relevant */
+ * -m (the cable module) and --show-priv-flags are, and stay relevant;
+ * nor is a ulimit of any limit but locked memory */
 int imp_command_unchecked(const char *cmd)
 {
 	static const char *const t[] = {
@@ -402,8 +430,11 @@ int imp_command_unchecked(const char *cmd)
 	const char *opt;
 	size_t i, n;
 
-	if (imp_command_name(cmd, name, sizeof(name)) < 0 ||
-	    !starts_with(name, "ethtool "))
+	if (imp_command_name(cmd, name, sizeof(name)) < 0)
+		return 0;
+	if (starts_with(name, "ulimit "))
+		return ulimit_other(name + 7);
+	if (!starts_with(name, "ethtool "))
 		return 0;
 	opt = name + 8;
 	n = strcspn(opt, " ");

@@ -123,6 +123,16 @@ check_eq "ulimit -S -l and ulimit -H -l: each read by its reader" \
 ulimit-split.txt 4 read ulimit -Hl"
 check_eq "... the soft 64 KiB judged" \
 	"$(findings ulimit-split.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
+# one limit a prompt, as a checklist asks: the limits other than locked
+# memory (open files, processes, stack, a value being set) are no
+# evidence left unread; -l and -a stay the readers'
+printf '$ ulimit -Hn\n4096\n$ ulimit -S -u\n1024\n$ ulimit -s 8192\n$ ulimit -Hl\n64\n$ ulimit -Hc\n0\n' >ulimit-each.txt
+check_eq "ulimit of other limits: ignored, -Hl read" \
+	"$(inputs ulimit-each.txt | cut -d' ' -f2-)" "2 ignored None
+4 ignored None
+6 ignored None
+7 read ulimit -Hl
+9 ignored None"
 printf '# cat /proc/3844/limits | grep locked\nMax locked memory         65536                65536                bytes     \n' >limits.txt
 check_eq "cat /proc/PID/limits: the process's limit is judged" \
 	"$(findings limits.txt | tr ' ' '\n' | grep MEMLOCK)" "MEMLOCK_LIMITED:memlock:critical"
@@ -257,6 +267,22 @@ check_eq "prompts of other shells: each part with its command" "$(parts shells.t
 30 uname -r ignored
 32 uptime read
 34 None ignored"
+
+# a markdown quote mark on the prompt lines only (the output follows as
+# the quote's lazy continuation): each its part; bash's "> " continuation
+# lines of a loop are no prompts
+{
+	printf '>[root@login ~]# ps aux | grep slurm\n'
+	printf 'root 12287 0.0 0.5 594440 9892 ? Sl 14:42 0:00 /usr/sbin/slurmctld\n\n'
+	printf '> [root@login ~]# cat /proc/12287/limits\n'
+	printf '%-25s %-20s %-20s %-10s\n' Limit 'Soft Limit' 'Hard Limit' Units \
+		'Max locked memory' 65536 65536 bytes
+	printf '$ for i in eth2 eth3; do\n> ethtool -a $i\n> done\n'
+} >quoted.txt
+check_eq "quote-marked prompts: each part with its command" "$(parts quoted.txt)" \
+"2 ps aux | grep slurm ignored
+5 cat /proc/12287/limits read
+8 for i in eth2 eth3; do ignored"
 
 # "lsmod | grep X" that printed nothing: X is not loaded, and nothing
 # more is known; both peer-memory modules absent on a node whose NCCL

@@ -191,3 +191,20 @@ check_eq "rates: PAUSE_STORM from the warning events growing" \
 	"$(sev rates PAUSE_STORM ens1f0np0)" critical
 check_eq "rates: a line whose numbers disagree and a negative rate are not drops" \
 	"$(sev rates RX_BUFFER_DROPS ens1f0np0)" none
+
+# a paste of ibdev2netdev and mlnx_qos only: no port facts, but a netdev
+# of an RDMA port with DCB is Ethernet (IPoIB has none) and, its link up,
+# an ACTIVE RoCE port; a link down, or a netdev of no RDMA port, is not
+mkdir qos
+{
+	printf '$ ibdev2netdev\nmlx5_0 port 1 ==> ens1 (Up)\nmlx5_1 port 1 ==> ens2 (Down)\n'
+	for i in ens1 ens2 eth9; do
+		printf '$ mlnx_qos -i %s\nPriority trust state: pcp\nPFC configuration:\n' "$i"
+		printf '        priority    0   1   2   3   4   5   6   7\n'
+		printf '        enabled     0   0   0   0   0   0   0   0   \n'
+	done
+} >qos/t.txt
+check_eq "PFC_DISABLED: ibdev2netdev and mlnx_qos alone, link up" \
+	"$(sev qos PFC_DISABLED ens1)" warning
+check_eq "... the link down: not judged" "$(sev qos PFC_DISABLED ens2)" none
+check_eq "... a netdev of no RDMA port: not judged" "$(sev qos PFC_DISABLED eth9)" none
