@@ -754,7 +754,6 @@ int br_open_mem(const char *name, const void *raw, size_t rawlen,
 	b->file = xstrdup(name);
 	b->size = rawlen;
 	b->cache = xcalloc(1, sizeof(*b->cache));
-	b->cache->json_left = BR_JSON_VALUES;
 	sha256(raw, rawlen, sum);
 	for (i = 0; i < 32; i++)
 		snprintf(b->sha256 + 2 * i, 3, "%02x", sum[i]);
@@ -1042,7 +1041,7 @@ size_t br_list(const struct bundle_r *b, const char *dir, const char ***names)
 
 struct jv *br_json(const struct bundle_r *b, const char *path)
 {
-	size_t len, left;
+	size_t len, left, start;
 	const char *d = br_data(b, path, &len);
 	char err[160];
 	struct jv *v;
@@ -1053,12 +1052,13 @@ struct jv *br_json(const struct bundle_r *b, const char *path)
 		return jparse(d, len, NULL, 0);
 	/* a document within its own limit and what is left of the bundle's:
 	 * past either it is not read, and said so */
-	left = b->cache->json_left < JSON_PARSE_MAX_VALUES ?
-	       b->cache->json_left : JSON_PARSE_MAX_VALUES;
+	left = BR_JSON_VALUES - b->cache->json_used;
+	if (left > JSON_PARSE_MAX_VALUES)
+		left = JSON_PARSE_MAX_VALUES;
+	start = left;
 	*err = 0;
-	b->cache->json_left -= left;
 	v = jparse_budget(d, len, &left, err, sizeof(err));
-	b->cache->json_left += left;
+	b->cache->json_used += start - left;
 	if (!v && strstr(err, "values allowed"))
 		error("%s: %s: not read: %s", b->file, path, err);
 	return v;

@@ -48,7 +48,7 @@ struct br_dirslot {
 	char real[1024];
 };
 struct br_cache {
-	size_t json_left;	/* JSON values br_json() may still parse */
+	size_t json_used;	/* JSON values br_json() parsed (zero: new) */
 	unsigned next;
 	struct br_dirslot slot[BR_CACHE_SLOTS];
 };
