@@ -140,8 +140,84 @@ static int counters(struct ld *l, const char *dev, int64_t port,
 	return rc;
 }
 
+/* ibdev2netdev's rows, found by netdev and by (ibdev, port) in n log n:
+ * a scan of every row for every port and every netdev was quadratic in
+ * a crafted bundle's rows.  Of equal keys the last row wins, as the
+ * scans had it. */
+struct nrow {
+	const char *key;	/* netdev, or ibdev */
+	int64_t port;
+	size_t at;
+	const struct jv *e;
+};
+
+struct nmap {
+	struct nrow *by_nd, *by_dev;
+	size_t nnd, ndev;
+};
+
+static int cmp_nrow(const void *a, const void *b)
+{
+	const struct nrow *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c)
+		return c;
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static void nmap_build(struct nmap *m, const struct jv *map)
+{
+	size_t i, n = jlen(map);
+
+	memset(m, 0, sizeof(*m));
+	m->by_nd = xcalloc(n + 1, sizeof(*m->by_nd));
+	m->by_dev = xcalloc(n + 1, sizeof(*m->by_dev));
+	for (i = 0; i < n; i++) {
+		const struct jv *e = jat(map, i);
+
+		if (jstr(e, "netdev"))
+			m->by_nd[m->nnd++] = (struct nrow){ jstr(e, "netdev"),
+							    0, i, e };
+		if (jstr(e, "ibdev"))
+			m->by_dev[m->ndev++] = (struct nrow){ jstr(e, "ibdev"),
+				jint(e, "port", -1), i, e };
+	}
+	qsort(m->by_nd, m->nnd, sizeof(*m->by_nd), cmp_nrow);
+	qsort(m->by_dev, m->ndev, sizeof(*m->by_dev), cmp_nrow);
+}
+
+static void nmap_free(struct nmap *m)
+{
+	free(m->by_nd);
+	free(m->by_dev);
+}
+
+/* the last row of key (and port), or NULL */
+static const struct jv *nmap_find(const struct nrow *v, size_t n,
+				  const char *key, int64_t port)
+{
+	struct nrow k = { key, port, (size_t)-1, NULL };
+	size_t lo = 0, hi = n;
+
+	/* the first row after every (key, port) row */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_nrow(&v[mid], &k) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || strcmp(v[lo - 1].key, key) || v[lo - 1].port != port)
+		return NULL;
+	return v[lo - 1].e;
+}
+
 static int port(struct ld *l, const char *dev, const char *pname,
-		const struct jv *verbs, const struct jv *map, int64_t ims)
+		const struct jv *verbs, const struct nmap *map, int64_t ims)
 {
 	char base[PATH_MAX], p[PATH_MAX], s[PATH_MAX], st[64], ps[64], ll[32],
 	     rate[64], lid[32], smlid[32], lmc[16], smsl[16], cap[32], speed[16];
@@ -172,13 +248,7 @@ static int port(struct ld *l, const char *dev, const char *pname,
 #undef F
 	parse_rate(rate[0] ? rate : NULL, &gbps, &width, speed, sizeof(speed));
 	vp = verbs_port(verbs, pn);
-	for (i = 0; i < jlen(map); i++) {
-		const struct jv *e = jat(map, i);
-
-		if (jstr(e, "ibdev") && !strcmp(jstr(e, "ibdev"), dev) &&
-		    jint(e, "port", -1) == pn)
-			netdev = jstr(e, "netdev");
-	}
+	netdev = jstr(nmap_find(map->by_dev, map->ndev, dev, pn), "netdev");
 	if (ld_exec(l, "INSERT OR REPLACE INTO ports (bundle_id, ibdev, port, "
 		    "state, state_text, phys_state, phys_state_text, link_layer, "
 		    "rate, rate_gbps, width, speed, lid, sm_lid, lmc, sm_sl, "
@@ -236,7 +306,7 @@ static int port(struct ld *l, const char *dev, const char *pname,
 	return counters(l, dev, pn, "hw", p, s, ims);
 }
 
-static int device(struct ld *l, const char *dev, const struct jv *map,
+static int device(struct ld *l, const char *dev, const struct nmap *map,
 		  int64_t ims)
 {
 	char p[PATH_MAX], s[PATH_MAX];
@@ -458,10 +528,10 @@ static int netdev_stats(struct ld *l, const char *nd, const struct jv *e,
 	return rc;
 }
 
-static int netdevs(struct ld *l, const struct jv *map, int64_t ims)
+static int netdevs(struct ld *l, const struct nmap *map, int64_t ims)
 {
 	const char **names;
-	size_t n, i, k;
+	size_t n, i;
 	int rc = 0;
 
 	n = br_list(l->b, "sys/class/net", &names);
@@ -470,16 +540,14 @@ static int netdevs(struct ld *l, const struct jv *map, int64_t ims)
 		char p[PATH_MAX], mtu[16], op[16], car[8], spd[16],
 		     addr[80], type[8];
 		const char *master = NULL;
+		const struct jv *m;
 		struct jv *e;
 		int64_t port = -1;
 
-		for (k = 0; k < jlen(map); k++) {
-			const struct jv *m = jat(map, k);
-
-			if (jstr(m, "netdev") && !strcmp(jstr(m, "netdev"), nd)) {
-				ibdev = jstr(m, "ibdev");
-				port = jint(m, "port", -1);
-			}
+		m = nmap_find(map->by_nd, map->nnd, nd, 0);
+		if (m) {
+			ibdev = jstr(m, "ibdev");
+			port = jint(m, "port", -1);
 		}
 #define F(name, buf) (pjoin(p, sizeof(p), "sys/class/net/", nd, "/" name, NULL), \
 		      br_line(l->b, p, buf, sizeof(buf)) ? buf : NULL)
@@ -514,15 +582,18 @@ int load_rdma(struct ld *l)
 	struct jv *map = br_json(l->b, "rdma-collect/ibdev2netdev.json");
 	int64_t ims = interval_ms(l);
 	const char **devs;
+	struct nmap m;
 	size_t n, i;
 	int rc = 0;
 
+	nmap_build(&m, map);
 	n = br_list(l->b, "sys/class/infiniband", &devs);
 	for (i = 0; i < n && !rc; i++)
-		rc = device(l, devs[i], map, ims);
+		rc = device(l, devs[i], &m, ims);
 	free(devs);
 	if (!rc)
-		rc = netdevs(l, map, ims);
+		rc = netdevs(l, &m, ims);
+	nmap_free(&m);
 	jfree(map);
 	return rc;
 }

@@ -312,6 +312,18 @@ emit("stats-reversed", "safe", "100,000 ethtool statistics, the sample's "
          f("rdma-collect/ethtool/ens1f0np0.json", ethj(ST)),
          f("rdma-collect/sample/ethtool/ens1f0np0.json", ethj(ST[::-1]))]))
 
+# another join made quadratic: 50,000 netdevs and an ibdev2netdev map of
+# 50,000 rows, each netdev's row searched in the whole map (and each
+# port's), 2.5 billion comparisons
+NDS = ["nd%05d" % k for k in range(50000)]
+emit("netdevs-map", "safe", "50,000 netdevs and an ibdev2netdev map of "
+     "50,000 rows",
+     pack(based("hostile-netdevs", drop=("rdma-collect/ibdev2netdev.json",)) +
+          [(ti("sys/class/net/" + n, tarfile.DIRTYPE), b"") for n in NDS] +
+          [f("rdma-collect/ibdev2netdev.json", json.dumps(
+              [{"ibdev": "mlx5_0", "port": 1, "netdev": n, "how": "x"}
+               for n in NDS]).encode())]))
+
 # a JSON bomb: an ethtool document and its --sample copy, each an array
 # of 31 million zeros (62 MiB, two bytes a value; ~100 bytes of tree a
 # value took 5 GB): past the 4,000,000 values a document may hold, each is
