@@ -135,11 +135,13 @@ static double per_hour(uint64_t delta, double seconds)
 void hist_delta(uint64_t prev, uint64_t cur, unsigned width, int rebooted,
 		double interval_s, double uptime_s, struct hist_delta *d)
 {
-	uint64_t max = hist_max(width);
+	/* a 64-bit counter is held at INT64_MAX from 2^63 up (util.h
+	 * u64_stored): there it is saturated too */
+	uint64_t max = width < 64 ? hist_max(width) : (uint64_t)INT64_MAX;
 
 	memset(d, 0, sizeof(*d));
 	d->per_hour = -1;
-	if (width < 64 && cur >= max) {
+	if (cur >= max) {
 		/* it stopped counting somewhere: only "at least" is known */
 		d->status = HIST_SATURATED;
 		d->delta = rebooted ? cur : cur >= prev ? cur - prev : 0;
@@ -432,8 +434,9 @@ int hist_counters(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev,
 		row.kind = col(st, 0);
 		row.obj = col(st, 1);
 		row.name = col(st, 2);
-		/* 64-bit counters above 2^63 are stored as negative integers
-		 * (their two's complement): read back as unsigned */
+		/* counters are stored unsigned, past 2^63 held at INT64_MAX
+		 * (util.h u64_stored); an older database's two's complement
+		 * reads back as the unsigned value it was */
 		row.cur = (uint64_t)sqlite3_column_int64(st, 3);
 		row.has_v2 = sqlite3_column_type(st, 4) != SQLITE_NULL &&
 			     sqlite3_column_type(st, 5) != SQLITE_NULL;

@@ -28,17 +28,20 @@ static int check_saturated(struct rctx *rc)
 		const char *path = (const char *)sqlite3_column_text(st, 6);
 		uint64_t v = (uint64_t)sqlite3_column_int64(st, 5);
 		struct hist_counter c;
-		uint64_t max;
 		char comp[96];
+		int beyond;
 		int64_t fid;
 
-		/* at or above the field's maximum; a 64-bit one at 2^63 or
-		 * more is held at INT64_MAX (util.h u64_stored): no reading
-		 * gets there, it is saturated (2^64 - 1) or garbage */
+		/* at its field's maximum; or held at INT64_MAX (util.h
+		 * u64_stored: 2^63 or more, which no reading reaches): a
+		 * saturated 64-bit value (2^64 - 1) or garbage, whatever the
+		 * width.  A value past a 32-bit maximum is not one: sysfs
+		 * gives port_xmit_wait from the 64-bit extended counters */
 		if (hist_counter_info(kind, name, v, &c) < 0)
 			continue;
-		max = hist_max(c.width < 64 ? c.width : 63);
-		if (v < max || (!c.error && strcmp(name, "port_xmit_wait")))
+		beyond = v >= (uint64_t)INT64_MAX;
+		if ((!beyond && (c.width >= 64 || v != hist_max(c.width))) ||
+		    (!c.error && strcmp(name, "port_xmit_wait")))
 			continue;
 		snprintf(comp, sizeof(comp), "%s:%d",
 			 (const char *)sqlite3_column_text(st, 1),
@@ -46,8 +49,8 @@ static int check_saturated(struct rctx *rc)
 		fid = finding_add(rc, sqlite3_column_int64(st, 0), -1, comp,
 				  "%s on %s is at its %u-bit maximum%s %llu: it "
 				  "counts no more, so its growth cannot be seen",
-				  name, comp, c.width, v > max || c.width >= 64 ?
-				  " (or beyond)" : "", (unsigned long long)v);
+				  name, comp, c.width, beyond ? " (or beyond)" :
+				  "", (unsigned long long)v);
 		finding_evidence(rc, fid, path ? path : "", "%s %llu", name,
 				 (unsigned long long)v);
 	}

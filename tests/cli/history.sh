@@ -196,12 +196,15 @@ check_eq "saturated in both snapshots: no growth" \
 check_eq "timeline: 32-bit counters at their maximum are saturated, without a rate" \
 	"$(timeline h.db sat '[(c["name"], c["bits"], c["status"], c["per_hour"]) for c in t["snapshots"][1]["counters"] if c["name"] != "symbol_error"]')" \
 	"[('port_rcv_data', 32, 'saturated', None), ('port_xmit_wait', 32, 'saturated', None)]"
-check_eq "timeline: a 64-bit wrap is a delta through 2^64, not a reset" \
-	"$(timeline h.db wrap '[(c["status"], c["delta"]) for c in t["snapshots"][1]["counters"] if c["name"] == "rx_bytes"]')" \
-	"[('wrap', 2000)]"
-check_eq "a wrapped 64-bit error counter: its true growth and rate" \
-	"$(hist h.db wrap COUNTER_GROWING 2)" \
-	"warning ens1f0np0 ens1f0np0: rx_discards_phy +150 in 24.0 h (6.2/h, through a 64-bit wrap), previous interval 37.5/h, since boot 0.69/h: slowing"
+# (a value of 2^63 or more is held at INT64_MAX: no reading gets there, so
+# the counter is saturated, and a lower value after it a reset, not a wrap
+# through 2^64; a database of an older version, with such values stored
+# as their two's complement, still reads them as wraps)
+check_eq "timeline: a 64-bit counter held at 2^63 and lower later is no wrap" \
+	"$(timeline h.db wrap '[c["name"] for s in t["snapshots"] for c in s.get("counters", []) if c["status"] == "wrap"]')" \
+	"[]"
+check_eq "a 64-bit error counter held at 2^63 and lower later: no growth claimed" \
+	"$(hist h.db wrap COUNTER_GROWING 2)" ""
 check_eq "firmware upgrade: CONFIG_CHANGED (info) from, to, when" \
 	"$(hist h.db fw CONFIG_CHANGED)" \
 	"info mlx5_0 fw_ver changed from 22.39.2048 to 22.41.1000 (between 2025-11-29T21:00:00Z and 2025-11-30T21:00:00Z)"
