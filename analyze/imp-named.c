@@ -1,18 +1,24 @@
 /* imp-named: a paste that names each file it shows, cut into the files.
  *
- * Two shapes are common in tickets, both exact copies of node files:
+ * Three shapes are common in tickets, all exact copies of node files:
  *   grep . /sys/class/infiniband/x/ports/x/state   "path:line", one line
  *   grep -r "" /sys/bus/pci/devices/BDF/...        each (grep -H, -r)
  *   head FILES, tail -v -n +1 FILES              "==> path <==", the
  *                                                  file's lines, a blank
+ *   DIR$ for f in *; do echo "=== $f ==="; cat $f; echo; done
+ *                                                  "=== ./name ===", the
+ *                                                  lines; the name under
+ *                                                  the folder the prompt
+ *                                                  (or a cd) shows
  * The path ends at the first ':' that is not inside a PCI address
  * (0000:3b:00.0, pci0000:00), as grep put it there.  grep's complaints
  * about a file it could not read ("grep: PATH: Invalid argument", as an
- * unused GID's gid_attrs/types says) are counted, not kept.  Only
- * absolute paths of a node's own files (/sys, /proc, /etc, /dev) are
- * taken: a relative name needs a directory the paste may not say.
+ * unused GID's gid_attrs/types says) are counted, not kept.  Only a
+ * node's own files (/sys, /proc, /etc, /dev) are taken: a relative name
+ * only under a folder the paste says.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,38 +180,107 @@ static int cut_grep(const char *text, size_t len, struct imp_named **v,
 	return *n ? 0 : 1;
 }
 
-/* "==> /sys/.../state <==": the path's length, 0 if no such header */
-static size_t head_path(const char *s, size_t n)
+/* "==> /sys/.../state <==" (head, tail -v) or "=== ./state ===" (a
+ * loop's echo): where the name starts and its length, 0 if no header */
+static size_t header_name(const char *s, size_t n, const char **name)
 {
-	if (n < 10 || strncmp(s, "==> ", 4) || strncmp(s + n - 4, " <==", 4))
-		return 0;
-	return node_path(s + 4, n - 8) && !memchr(s + 4, ' ', n - 8) ? n - 8 :
-	       0;
+	static const char *const marks[][2] = { { "==> ", " <==" },
+						{ "=== ", " ===" } };
+	size_t i;
+
+	for (i = 0; n > 8 && i < ARRAY_SIZE(marks); i++)
+		if (!strncmp(s, marks[i][0], 4) &&
+		    !strncmp(s + n - 4, marks[i][1], 4) &&
+		    !memchr(s + 4, ' ', n - 8)) {
+			*name = s + 4;
+			return n - 8;
+		}
+	return 0;
 }
 
-static int cut_head(const char *text, size_t len, struct imp_named **v,
-		    size_t *n)
+/* the folder a line before the output says the shell was in: a prompt
+ * showing it ("/sys/class/infiniband/mlx5_1/ports/1/counters$ for f in
+ * *", "[root@h /sys/...]#") or a "cd DIR"; 0 with it in dir */
+static int line_dir(const char *s, size_t n, char *dir, size_t dn)
 {
-	const char *p = text, *end = text + len;
-	struct imp_named *f = NULL;
-	size_t blanks = 0, i, pl;
-	int cmdline = 0;
+	const char *end = s + n, *t, *e;
 
+	for (t = s; t < end; t++) {
+		if (*t != '/' || (t > s && !strchr(" :[", t[-1])))
+			continue;
+		for (e = t; e < end && !isspace((unsigned char)*e) &&
+			    !strchr("$#]", *e); e++)
+			;
+		if (!node_path(t, (size_t)(e - t)) || (size_t)(e - t) >= dn)
+			continue;
+		if ((e < end && strchr("$#]", *e)) ||
+		    (t - s >= 3 && !strncmp(t - 3, "cd ", 3))) {
+			memcpy(dir, t, (size_t)(e - t));
+			dir[e - t] = 0;
+			while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
+				dir[strlen(dir) - 1] = 0;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* a header's file: its absolute path, or its name under dir */
+static struct imp_named *header_file(struct imp_named **v, size_t *n,
+				     const char *name, size_t nl,
+				     const char *dir)
+{
+	char path[1024];
+	int k;
+
+	if (*name == '/')
+		return node_path(name, nl) ? add_file(v, n, name, nl) : NULL;
+	if (!*dir || strstr(name, ".."))
+		return NULL;
+	if (nl > 2 && !strncmp(name, "./", 2)) {
+		name += 2;
+		nl -= 2;
+	}
+	k = snprintf(path, sizeof(path), "%s/%.*s", dir, (int)nl, name);
+	if (k < 0 || (size_t)k >= sizeof(path))
+		return NULL;
+	return add_file(v, n, path, (size_t)k);
+}
+
+/* the lines before the first header: the command line (head, tail),
+ * or a loop's lines under a prompt that shows its folder */
+#define MAX_PRE 8
+
+static int cut_head(const char *text, size_t len, const char *above,
+		    size_t alen, struct imp_named **v, size_t *n)
+{
+	static const char *const heads[] = { "head", "tail", NULL };
+	const char *p = text, *end = text + len, *name;
+	struct imp_named *f = NULL;
+	size_t blanks = 0, i, nl;
+	int pre = 0, tool = 0;
+	char dir[512] = "";
+
+	if (above)
+		line_dir(above, alen, dir, sizeof(dir));
 	while (p < end) {
 		const char *e = memchr(p, '\n', (size_t)(end - p));
 		size_t k = e ? (size_t)(e - p) : (size_t)(end - p);
 
-		if ((pl = head_path(p, k))) {
-			/* the blank line head puts between files is none
-			 * of the file's */
-			f = add_file(v, n, p + 4, pl);
+		if ((nl = header_name(p, k, &name))) {
+			if (!f && pre && !*dir && !(pre == 1 && tool))
+				return 1;
+			/* the blank line between files is none of the
+			 * file's */
+			if (!(f = header_file(v, n, name, nl, dir)))
+				return 1;
 			blanks = 0;
 		} else if (!f && !blank(p, k)) {
-			static const char *const heads[] = { "head", "tail",
-							     NULL };
-
-			if (cmdline++ || !tool_line(p, k, heads))
+			if (++pre > MAX_PRE)
 				return 1;
+			tool |= tool_line(p, k, heads);
+			if (!*dir)
+				line_dir(p, k, dir, sizeof(dir));
 		} else if (f && blank(p, k)) {
 			blanks++;
 		} else if (f) {
@@ -219,8 +294,9 @@ static int cut_head(const char *text, size_t len, struct imp_named **v,
 	return *n ? 0 : 1;
 }
 
-int imp_named_files(const char *text, size_t len, struct imp_named **out,
-		    size_t *n, unsigned *failed)
+int imp_named_files(const char *text, size_t len, const char *above,
+		    size_t alen, struct imp_named **out, size_t *n,
+		    unsigned *failed)
 {
 	struct imp_named *v = NULL;
 	size_t nv = 0;
@@ -234,7 +310,7 @@ int imp_named_files(const char *text, size_t len, struct imp_named **out,
 	v = NULL;
 	nv = 0;
 	*failed = 0;
-	if (!cut_head(text, len, &v, &nv))
+	if (!cut_head(text, len, above, alen, &v, &nv))
 		goto found;
 	imp_named_free(v, nv);
 	return 1;

@@ -1188,7 +1188,8 @@ static int grep_whole(const char *cmd)
  * been cat'ed alone.  0 when some file was taken, 1 when the text is no
  * such paste, 2 when it names only files no check reads, -1 on failure. */
 static int named_copies(struct imp *im, struct iput *in, const char *cmd,
-			const char *text, size_t len, const char *origin)
+			const char *above, size_t alen, const char *text,
+			size_t len, const char *origin)
 {
 	struct imp_named *v;
 	size_t n, i;
@@ -1196,7 +1197,7 @@ static int named_copies(struct imp *im, struct iput *in, const char *cmd,
 	int kept = 0, other = 0, rc = 0;
 	const char *reader = NULL;
 
-	if (imp_named_files(text, len, &v, &n, &failed))
+	if (imp_named_files(text, len, above, alen, &v, &n, &failed))
 		return 1;
 	for (i = 0; i < n && rc >= 0; i++) {
 		if (!raw_known(v[i].path) || strstr(v[i].path, "..")) {
@@ -1317,8 +1318,9 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 	size_t np, i, clen;
 	unsigned what;
 	char *clean, hint[256], fhint[256], ch[512];
+	const char *above;
 	int rc = 0, any = 0, raw;
-	size_t first, k;
+	size_t first, k, alen;
 
 	first = im->ninputs;
 	imp_normalize(name, fhint, sizeof(fhint));
@@ -1406,9 +1408,20 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 			}
 			continue;
 		}
+		if (p->command && p->text > clean) {
+			/* the prompt's line: its folder names relative
+			 * files ("root@h:/sys/.../counters# for f in *") */
+			above = p->text - 1;
+			while (above > clean && above[-1] != '\n')
+				above--;
+			alen = (size_t)(p->text - 1 - above);
+		} else {
+			above = NULL;
+			alen = 0;
+		}
 		if (!blank(p->text, p->len) &&
-		    (rc = named_copies(im, in, p->command, p->text, p->len,
-				       name)) != 1) {
+		    (rc = named_copies(im, in, p->command, above, alen,
+				       p->text, p->len, name)) != 1) {
 			/* "$ grep . /sys/class/infiniband/ * /ports/ * /state" */
 			if (!rc)
 				any = 1;

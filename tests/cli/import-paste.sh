@@ -385,3 +385,15 @@ printf '$ grep . /sys/class/drm/card0/device/current_link_speed /sys/class/drm/c
 "$RA" drm.txt >/dev/null 2>drm.err
 check "grep . of files no check reads: unread, and said" \
 	grep -q "drm.txt: copies of 2 file(s) no check reads" drm.err
+# a loop echoing each file's name above it: relative names under the
+# folder the prompt shows; without such a folder they name nothing
+{
+	printf 'root@n1:/sys/class/infiniband/mlx5_0/ports/1# for f in state rate; do echo "=== $f ==="; cat $f; echo; done\n'
+	printf '=== state ===\n1: DOWN\n\n=== rate ===\n40 Gb/sec (4X QDR)\n'
+} >loop.txt
+check_eq "for f; echo === f ===; cat f under a prompt's folder: read" \
+	"$(inputs loop.txt)" "loop.txt 0 read sysfs file"
+check "... its port is judged" sh -c '"$RA" loop.txt | grep -q "PORT_DOWN .*mlx5_0:1"'
+printf '=== state ===\n1: DOWN\n' >noloop.txt
+check "=== name === without a folder: not read" sh -c \
+	'"$RA" noloop.txt >/dev/null 2>&1; test $? = 4'
