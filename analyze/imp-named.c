@@ -65,11 +65,13 @@ static int node_path(const char *p, size_t n)
 {
 	static const char *const tops[] = { "/sys/", "/proc/", "/etc/",
 					    "/dev/" };
-	size_t i;
+	size_t i, k;
 
-	for (i = 0; i < ARRAY_SIZE(tops); i++)
-		if (n > strlen(tops[i]) && !strncmp(p, tops[i], strlen(tops[i])))
+	for (i = 0; i < ARRAY_SIZE(tops); i++) {
+		k = strlen(tops[i]);
+		if (n > k && !strncmp(p, tops[i], k))
 			return 1;
+	}
 	return 0;
 }
 
@@ -77,12 +79,15 @@ static int node_path(const char *p, size_t n)
 static size_t grep_path(const char *s, const char *end)
 {
 	const char *c;
+	size_t n;
 
 	if (*s != '/')
 		return 0;
 	for (c = s; c < end && !isspace((unsigned char)*c); c++)
-		if (*c == ':' && !pci_colon(c + 1, end))
-			return node_path(s, (size_t)(c - s)) ? (size_t)(c - s) : 0;
+		if (*c == ':' && !pci_colon(c + 1, end)) {
+			n = (size_t)(c - s);
+			return node_path(s, n) ? n : 0;
+		}
 	return 0;
 }
 

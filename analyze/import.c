@@ -1422,7 +1422,8 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 		if (!blank(p->text, p->len) &&
 		    (rc = named_copies(im, in, p->command, above, alen,
 				       p->text, p->len, name)) != 1) {
-			/* "$ grep . /sys/class/infiniband/ * /ports/ * /state" */
+			/* "$ grep . /sys/class/infiniband/ * /ports/1/state",
+			 * "$ head FILES": the files it names */
 			if (!rc)
 				any = 1;
 			if (rc > 0)
