@@ -1151,6 +1151,92 @@ static const char *raw_reader(const char *path)
 	       starts_with(path, "proc/") ? "procfs file" : "file copy";
 }
 
+/* does grep's command line show whole files ("grep . FILES", "grep -r
+ * '' DIR", "grep ^ FILES"), not only the lines a pattern picked? */
+static int grep_whole(const char *cmd)
+{
+	static const char *const whole[] = { ".", "", "^", "$", ".*", "^.*" };
+	char w[1024], *t, *save, pat[64];
+	size_t i, k;
+
+	snprintf(w, sizeof(w), "%s", cmd);
+	w[strcspn(w, "|;&><")] = 0;
+	for (t = strtok_r(w, " \t", &save); t && strcmp(t, "grep") &&
+	     strcmp(t, "egrep"); t = strtok_r(NULL, " \t", &save))
+		;
+	while (t && (t = strtok_r(NULL, " \t", &save)) && t[0] == '-' &&
+	       t[1])
+		if (!strcmp(t, "-e") || !strcmp(t, "--regexp")) {
+			t = strtok_r(NULL, " \t", &save);
+			break;
+		}
+	if (!t)
+		return 0;
+	/* the pattern, its quotes dropped */
+	for (i = k = 0; t[i] && k < sizeof(pat) - 1; i++)
+		if (t[i] != '"' && t[i] != '\'')
+			pat[k++] = t[i];
+	pat[k] = 0;
+	for (i = 0; i < ARRAY_SIZE(whole); i++)
+		if (!strcmp(pat, whole[i]))
+			return 1;
+	return 0;
+}
+
+/* A paste naming the files it shows ("grep . /sys/class/infiniband/
+ * * /ports/ * /state", "head FILES"): each file a raw copy, as if it had
+ * been cat'ed alone.  0 when some file was taken, 1 when the text is no
+ * such paste, 2 when it names only files no check reads, -1 on failure. */
+static int named_copies(struct imp *im, struct iput *in, const char *cmd,
+			const char *above, size_t alen, const char *text,
+			size_t len, const char *origin)
+{
+	struct imp_named *v;
+	size_t n, i;
+	unsigned failed;
+	int kept = 0, other = 0, rc = 0;
+	const char *reader = NULL;
+
+	if (imp_named_files(text, len, above, alen, &v, &n, &failed))
+		return 1;
+	for (i = 0; i < n && rc >= 0; i++) {
+		if (!raw_known(v[i].path) || strstr(v[i].path, "..")) {
+			other++;
+			continue;
+		}
+		rc = imp_put(im, v[i].path, v[i].data, v[i].len, origin,
+			     IMP_RAW);
+		if (rc)
+			continue;
+		raw_seen(im, v[i].path);
+		if (!reader)
+			reader = raw_reader(v[i].path);
+		kept++;
+	}
+	if (rc >= 0 && kept) {
+		if (other)
+			imp_note(im, "%s: %d file(s) no check reads left out",
+				 origin, other);
+		if (failed)
+			imp_note(im, "%s: %u file(s) grep could not read",
+				 origin, failed);
+		if (in) {
+			in->reader = reader;
+			in->status = "read";
+			if (cmd && !grep_whole(cmd) && strstr(cmd, "grep")) {
+				in->status = "partial";
+				input_reason(in, "a filtered grep ('%.200s'): "
+					     "only the lines it matched are "
+					     "known", cmd);
+			}
+		}
+	} else if (rc >= 0 && in) {
+		input_reason(in, "copies of %d file(s) no check reads", other);
+	}
+	imp_named_free(v, n);
+	return rc < 0 ? -1 : kept ? 0 : 2;
+}
+
 /* a command line that filters what it shows: "lsmod | grep mlx",
  * "grep nvidia_peermem /proc/modules" */
 static int filtered(const char *cmd)
@@ -1232,8 +1318,9 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 	size_t np, i, clen;
 	unsigned what;
 	char *clean, hint[256], fhint[256], ch[512];
+	const char *above;
 	int rc = 0, any = 0, raw;
-	size_t first, k;
+	size_t first, k, alen;
 
 	first = im->ninputs;
 	imp_normalize(name, fhint, sizeof(fhint));
@@ -1321,6 +1408,29 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 			}
 			continue;
 		}
+		if (p->command && p->text > clean) {
+			/* the prompt's line: its folder names relative
+			 * files ("root@h:/sys/.../counters# for f in *") */
+			above = p->text - 1;
+			while (above > clean && above[-1] != '\n')
+				above--;
+			alen = (size_t)(p->text - 1 - above);
+		} else {
+			above = NULL;
+			alen = 0;
+		}
+		if (!blank(p->text, p->len) &&
+		    (rc = named_copies(im, in, p->command, above, alen,
+				       p->text, p->len, name)) != 1) {
+			/* "$ grep . /sys/class/infiniband/ * /ports/1/state",
+			 * "$ head FILES": the files it names */
+			if (!rc)
+				any = 1;
+			if (rc > 0)
+				rc = 0;
+			continue;
+		}
+		rc = 0;
 		if (blank(p->text, p->len)) {
 			/* rmmod, modprobe, echo, ifup print nothing when they
 			 * work: no output of a tool a reader is for is no

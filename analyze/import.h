@@ -295,6 +295,22 @@ int imp_command_relevant(const char *cmd);
  * -g IF": ring sizes)? */
 int imp_command_unchecked(const char *cmd);
 
+/* imp-named.c: a paste naming each file it shows (grep's "path:line",
+ * head's "==> path <==", a loop's "=== name ===" under the folder its
+ * prompt shows; above, alen: the prompt's line, or NULL), cut into
+ * those files: 0 with *out (n; path without its leading '/', data the
+ * file's text; free with imp_named_free) and *failed the files grep
+ * said it could not read, 1 when the text is no such paste */
+struct imp_named {
+	char *path;
+	char *data;
+	size_t len;
+};
+int imp_named_files(const char *text, size_t len, const char *above,
+		    size_t alen, struct imp_named **out, size_t *n,
+		    unsigned *failed);
+void imp_named_free(struct imp_named *v, size_t n);
+
 /* read a folder or an archive under the limits; names_only: no bytes
  * (detection; every data is then "").  0, or -1 with a reason in err. */
 int imp_read(const char *path, const struct br_limits *lim, int names_only,

@@ -350,3 +350,50 @@ check_eq "a whole lsmod shows nvidia_peermem: the empty greps do not outweigh it
 printf '$ lsmod | grep -E "Module|mlx5"\nModule                  Size  Used by\nmlx5_ib               483328  0\n' >hdr.txt
 check "lsmod | grep -E 'Module|mlx5': the list is partial" sh -c \
 	'"$RA" hdr.txt | grep -q "skipped  MODULE_MISSING: no complete module list"'
+
+# a paste naming the files it shows: grep's "path:line" (the path ends at
+# the first ':' outside a PCI address; grep's complaints counted) and
+# head's or tail -v's "==> path <==" headers, each file a raw copy
+{
+	printf '$ grep . /sys/class/infiniband/*/ports/*/{state,phys_state,rate}\n'
+	printf '/sys/class/infiniband/mlx5_0/ports/1/state:1: DOWN\n'
+	printf '/sys/class/infiniband/mlx5_1/ports/1/state:4: ACTIVE\n'
+	printf '/sys/class/infiniband/mlx5_0/ports/1/phys_state:2: Polling\n'
+	printf '/sys/class/infiniband/mlx5_1/ports/1/phys_state:5: LinkUp\n'
+	printf '/sys/class/infiniband/mlx5_0/ports/1/rate:10 Gb/sec (4X SDR)\n'
+	printf '/sys/class/infiniband/mlx5_1/ports/1/rate:400 Gb/sec (4X NDR)\n'
+	printf 'grep: /sys/class/infiniband/mlx5_1/ports/1/gid_attrs/types/9: Invalid argument\n'
+	printf '$ grep -H . /sys/bus/pci/devices/0000:3b:00.0/*_link_*\n'
+	printf '/sys/bus/pci/devices/0000:3b:00.0/current_link_speed:8.0 GT/s PCIe\n'
+	printf '/sys/bus/pci/devices/0000:3b:00.0/max_link_speed:16.0 GT/s PCIe\n'
+} >grepdot.txt
+check_eq "grep . FILES: read as the copies it names" "$(inputs grepdot.txt)" \
+	"grepdot.txt 2 read sysfs file
+grepdot.txt 10 read sysfs file"
+check "... the port that is down is judged" sh -c \
+	'"$RA" grepdot.txt | grep -q "PORT_DOWN .*mlx5_0:1"'
+"$RA" show grepdot.txt lspci >grepdot.lspci 2>&1
+check "... the PCI path's colons stay in the path" \
+	grep -q "^3b:00.0" grepdot.lspci
+printf '$ grep -i down /sys/class/infiniband/*/ports/*/state\n/sys/class/infiniband/mlx5_0/ports/1/state:1: DOWN\n' >grepi.txt
+check_eq "grep PATTERN FILES: only the matched lines are known, partial" \
+	"$(inputs grepi.txt)" "grepi.txt 0 partial sysfs file"
+printf '> head /sys/class/net/ib0/mtu /sys/class/net/ib0/operstate\n==> /sys/class/net/ib0/mtu <==\n2044\n\n==> /sys/class/net/ib0/operstate <==\nup\n' >headv.txt
+check_eq "head FILES (its command line behind a prompt not taken): read" \
+	"$(inputs headv.txt)" "headv.txt 0 read sysfs file"
+printf '$ grep . /sys/class/drm/card0/device/current_link_speed /sys/class/drm/card0/device/max_link_speed\n/sys/class/drm/card0/device/current_link_speed:16.0 GT/s PCIe\n/sys/class/drm/card0/device/max_link_speed:16.0 GT/s PCIe\n' >drm.txt
+"$RA" drm.txt >/dev/null 2>drm.err
+check "grep . of files no check reads: unread, and said" \
+	grep -q "drm.txt: copies of 2 file(s) no check reads" drm.err
+# a loop echoing each file's name above it: relative names under the
+# folder the prompt shows; without such a folder they name nothing
+{
+	printf 'root@n1:/sys/class/infiniband/mlx5_0/ports/1# for f in state rate; do echo "=== $f ==="; cat $f; echo; done\n'
+	printf '=== state ===\n1: DOWN\n\n=== rate ===\n40 Gb/sec (4X QDR)\n'
+} >loop.txt
+check_eq "for f; echo === f ===; cat f under a prompt's folder: read" \
+	"$(inputs loop.txt)" "loop.txt 0 read sysfs file"
+check "... its port is judged" sh -c '"$RA" loop.txt | grep -q "PORT_DOWN .*mlx5_0:1"'
+printf '=== state ===\n1: DOWN\n' >noloop.txt
+check "=== name === without a folder: not read" sh -c \
+	'"$RA" noloop.txt >/dev/null 2>&1; test $? = 4'
