@@ -684,9 +684,13 @@ static int rec_uname(const char *t, size_t n)
 	return line_starts(t, n, "Linux ") && has(t, n, "GNU/Linux");
 }
 
+/* uptime, or uptime -p alone ("up 2 hours, 3 minutes") */
 static int rec_uptime(const char *t, size_t n)
 {
-	return has(t, n, " up ") && has(t, n, "load average");
+	while (n && isspace((unsigned char)*t))
+		t++, n--;
+	return (has(t, n, " up ") && has(t, n, "load average")) ||
+	       (n > 4 && !strncmp(t, "up ", 3) && isdigit((unsigned char)t[3]));
 }
 
 /* --- the table --- */

@@ -1753,33 +1753,69 @@ static const char *first_line(const struct imp_input *in, const char *name,
 	return *out ? out : NULL;
 }
 
-/* "10:04:01 up 3 days,  2:03,  1 user, ..." -> seconds; -1 if not that */
+/* one item of an uptime's duration: "3 days", "2:03", "20 min", "2
+ * hours" (uptime -p); its seconds, 0 for the "N user(s)" item or the
+ * load average that ends it, -1 for anything else */
+static double uptime_item(const char *s, int *end)
+{
+	static const struct {
+		const char *unit;
+		double s;
+	} units[] = {
+		{ "year", 365 * 86400.0 }, { "week", 7 * 86400.0 },
+		{ "day", 86400.0 }, { "hour", 3600.0 }, { "min", 60.0 },
+	};
+	char *e;
+	long v, m;
+	size_t i;
+
+	*end = 0;
+	while (*s == ' ')
+		s++;
+	if (starts_with(s, "load average")) {
+		*end = 1;
+		return 0;
+	}
+	v = strtol(s, &e, 10);
+	if (e == s || v < 0)
+		return -1;
+	if (*e == ':') {
+		m = strtol(e + 1, &e, 10);
+		return m < 0 || m > 59 ? -1 : v * 3600.0 + m * 60.0;
+	}
+	while (*e == ' ')
+		e++;
+	if (starts_with(e, "user")) {
+		*end = 1;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(units); i++)
+		if (starts_with(e, units[i].unit))
+			return v * units[i].s;
+	return -1;
+}
+
+/* what uptime prints -> seconds; -1 if not that.  procps and busybox:
+ * "10:04:01 up 3 days,  2:03,  1 user,  load average: ..." ("up 5 min",
+ * "up 1 day, 20 min", busybox without the users); uptime -p: "up 3 days,
+ * 2 hours, 3 minutes" (years and weeks too).  An item of no known unit
+ * (uptime -s prints the boot time, no duration) is not read at all */
 static double uptime_text(const char *s)
 {
-	const char *up = strstr(s, " up ");
-	double t = 0;
-	char *e;
-	long v;
+	const char *up = starts_with(s, "up ") ? s : strstr(s, " up ");
+	double t = 0, v;
+	int end = 0, n = 0;
 
 	if (!up)
 		return -1;
-	v = strtol(up + 4, &e, 10);
-	if (e == up + 4 || v < 0)
-		return -1;
-	if (starts_with(e, " day")) {
-		t = v * 86400.0;
-		e = strchr(e, ',');
-		if (!e)
-			return t;
-		v = strtol(e + 1, &e, 10);
-		if (v < 0)
+	for (up = strchr(up, 'p') + 1; !end && *up; n++) {
+		if ((v = uptime_item(up, &end)) < 0)
 			return -1;
+		t += v;
+		up += strcspn(up, ",");
+		up += *up == ',';
 	}
-	if (*e == ':')
-		t += v * 3600.0 + strtol(e + 1, NULL, 10) * 60.0;
-	else if (starts_with(e, " min"))
-		t += v * 60.0;
-	return t;
+	return n > end ? t : -1;
 }
 
 /* --- identity readers: what hostname, uname -a and uptime print --- */
@@ -1871,7 +1907,8 @@ static void raw_identity(struct imp *im, const struct imp_input *in)
 		"sos_commands/kernel/uname_-a", "uname", "uname -a", "uname_-a",
 	};
 	static const char *const uptimes[] = {
-		"sos_commands/host/uptime", "uptime", "uptime.txt",
+		"sos_commands/host/uptime", "sos_commands/general/uptime",
+		"uptime", "uptime.txt",
 	};
 	char line[512], rel[256];
 	size_t i;

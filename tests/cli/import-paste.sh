@@ -163,6 +163,30 @@ printf '* Linux kernel and version\nLinux (none) 5.2.0-rc4 #1 SMP PREEMPT Sat Ju
 "$RA" load -q --db u.db un 2>/dev/null
 check_eq "uname -a in a bug template: kernel kept, no hostname '(none)'" \
 	"$(sqlite3 u.db 'SELECT kernel_release, hostname FROM bundles')" "5.2.0-rc4|unknown"
+# uptime in its forms, each next to an ibstat: procps with days and
+# h:mm, minutes alone, busybox (no users), uptime -p (hours and minutes
+# spelled out: never 0 s); uptime -s (the boot time, no duration) is
+# named not understood, the uptime not guessed
+up_case() {	# dir text
+	mkdir "$1"
+	ibstat_text Active LinkUp >"$1/ibstat.txt"
+	printf '%s\n' "$2" >"$1/uptime"
+	"$RA" load -q --db "$1.db" "$1" 2>/dev/null
+	sqlite3 "$1.db" 'SELECT uptime_s FROM bundles'
+}
+check_eq "uptime: days and h:mm" "$(up_case up1 \
+	' 10:04:01 up 3 days,  2:03,  1 user,  load average: 0.00, 0.01, 0.05')" 266580.0
+check_eq "uptime: minutes alone" "$(up_case up2 \
+	' 19:23:40 up 25 min,  1 user,  load average: 0.83, 0.73, 0.76')" 1500.0
+check_eq "uptime: busybox, a day and minutes, no users" "$(up_case up3 \
+	' 12:00:00 up 1 day, 20 min,  load average: 0.10, 0.20, 0.30')" 87600.0
+check_eq "uptime -p: hours and minutes, not 0 s" \
+	"$(up_case up4 'up 2 hours, 3 minutes')" 7380.0
+check_eq "uptime -p: weeks, days, hours, a minute" \
+	"$(up_case up5 'up 29 weeks, 4 days, 11 hours, 1 minute')" 17924460.0
+check_eq "uptime -s: no uptime" "$(up_case up6 '2018-06-14 09:03:22')" ""
+check_eq "... the file named not understood" \
+	"$(inputs up6 | grep "^uptime ")" "uptime 0 unread None"
 
 # ethtool -S as pastes carry it: no header, no indentation, trailing
 # blanks, and no interface name: read as interface "unnamed", said so
