@@ -85,6 +85,10 @@ struct guard {
 	struct term_state ts;
 };
 
+/* standard output's and standard error's: static, as the streams live
+ * until exit (a guard allocated would be a leak at exit: exit() flushes a
+ * stream, it does not close it) */
+static struct guard guards[2];
 static struct {
 	FILE *f;
 	int fd;
@@ -126,11 +130,9 @@ static int guard_close(void *cookie)
 {
 	struct guard *g = cookie;
 	char out[4];
-	int rc = write_all(g->fd, out, term_flush(&g->ts, out));
 
 	/* the descriptor stays: it is the process's stdout or stderr */
-	free(g);
-	return rc;
+	return write_all(g->fd, out, term_flush(&g->ts, out));
 }
 
 FILE *term_guard(FILE *f)
@@ -139,14 +141,15 @@ FILE *term_guard(FILE *f)
 	struct guard *g;
 	FILE *t;
 
+	if (f != stdout && f != stderr)
+		return NULL;
 	fflush(f);
-	g = xcalloc(1, sizeof(*g));
+	g = &guards[f == stderr];
+	memset(g, 0, sizeof(*g));
 	g->fd = fileno(f);
 	t = g->fd < 0 ? NULL : fopencookie(g, "w", io);
-	if (!t) {
-		free(g);
+	if (!t)
 		return NULL;
-	}
 	if (f == stderr)
 		setvbuf(t, NULL, _IONBF, 0);
 	guarded[f == stderr].f = t;

@@ -26,8 +26,9 @@ struct term_state {
 size_t term_clean(struct term_state *ts, const char *in, size_t n, char *out);
 /* what is still held, as '?' each (at the end of the text) */
 size_t term_flush(struct term_state *ts, char *out);
-/* f, whose every byte now goes through term_clean() to its descriptor;
- * NULL if the stream cannot be made (f is then left as it was) */
+/* f (stdout or stderr), whose every byte now goes through term_clean()
+ * to its descriptor; NULL if the stream cannot be made or f is another
+ * (f is then left as it was) */
 FILE *term_guard(FILE *f);
 /* the descriptor under f, guarded or not (fileno() of a guard is -1) */
 int term_fd(FILE *f);

@@ -43,8 +43,13 @@ static const struct {
 	  150, 150 },
 	{ "64-bit from the middle down: a reset, not a wrap", (uint64_t)1 << 62,
 	  50, 64, 0, 3600, 2 * DAY, HIST_RESET, 0, -1 },
-	{ "64-bit never saturates", 1, UINT64_MAX, 64, 0, 3600, 2 * DAY,
-	  HIST_DELTA, UINT64_MAX - 1, (double)(UINT64_MAX - 1) },
+	{ "64-bit below 2^63 - 1 counts", 1, (uint64_t)INT64_MAX - 1, 64, 0,
+	  3600, 2 * DAY, HIST_DELTA, (uint64_t)INT64_MAX - 2,
+	  (double)((uint64_t)INT64_MAX - 2) },
+	/* held at INT64_MAX from 2^63 up (util.h u64_stored): no reading
+	 * gets there, so it is saturated, as a narrower one at its maximum */
+	{ "64-bit held at INT64_MAX: saturated", 1, (uint64_t)INT64_MAX, 64, 0,
+	  3600, 2 * DAY, HIST_SATURATED, (uint64_t)INT64_MAX - 1, -1 },
 };
 
 static void deltas(void)
