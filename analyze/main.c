@@ -22,6 +22,7 @@
 #include "rules.h"
 #include "term.h"
 #include "util.h"
+#include "version.h"
 #include "view.h"
 
 #define EXIT_OK 0
@@ -606,7 +607,8 @@ int main(int argc, char **argv)
 		while (db_migrations[n])
 			n++;
 		printf("rdma-analyze %s (reads bundle format up to %d, database "
-		       "schema %d)\n", VERSION, BUNDLE_FORMAT_VERSION, n);
+		       "schema %d; commit %s, %s)\n", VERSION,
+		       BUNDLE_FORMAT_VERSION, n, build_commit, build_linkage);
 		return close_stdout(EXIT_OK);
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

@@ -15,6 +15,7 @@
 #include "src.h"
 #include "term.h"
 #include "util.h"
+#include "version.h"
 
 #ifndef VERSION
 #define VERSION "0.0.0"
@@ -69,7 +70,7 @@ static const char usage_text[] =
 "  -q, --quiet             print only errors\n"
 "  -v, --verbose           say what each source did\n"
 "  -h, --help              print this help\n"
-"  -V, --version           print the version\n"
+"  -V, --version           print the version, the commit and the linkage\n"
 "\n"
 "Exit status: 0 bundle written (a source that failed is recorded in the\n"
 "manifest, it does not fail the bundle); 2 usage error; 3 the bundle could\n"
@@ -359,8 +360,9 @@ int main(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return collect_close_stdout();
 		case 'V':
-			printf("rdma-collect %s (bundle format %d)\n", VERSION,
-			       BUNDLE_FORMAT_VERSION);
+			printf("rdma-collect %s (bundle format %d; commit %s, "
+			       "%s)\n", VERSION, BUNDLE_FORMAT_VERSION,
+			       build_commit, build_linkage);
 			return collect_close_stdout();
 		default:
 			fprintf(stderr, "Try 'rdma-collect --help' for more "

@@ -33,3 +33,6 @@ check "the man page documents every long option" sh -c '
 check "--list-sources names every source" sh -c '"$RC" --list-sources | grep -q "^sysfs "'
 check "--version prints the bundle format" sh -c '"$RC" --version | grep -q "bundle format 1"'
 check "no temp file or bundle left by failed runs" sh -c '! ls -a | grep -q "tmp\|rdma.tar.zst"'
+check "--version names the commit and the linkage" sh -c \
+	'"$RC" --version | grep -Eq "; commit ([0-9a-f]{12}(-dirty)?|unknown), (dynamic|static)\)$" &&
+	 "$RA" --version | grep -Eq "; commit ([0-9a-f]{12}(-dirty)?|unknown), (dynamic|static)\)$"'
