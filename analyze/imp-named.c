@@ -26,39 +26,19 @@
 #include "log.h"
 #include "util.h"
 
-static int blank(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!isspace((unsigned char)s[i]))
-			return 0;
-	return 1;
-}
-
-static int hexes(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return 0;
-	return 1;
-}
-
 /* is the ':' before s inside a PCI address ("3b:00.0/", "00.0/", the
  * "00/" of pci0000:00)?  Then it is no separator. */
 static int pci_colon(const char *s, const char *end)
 {
 	size_t n = (size_t)(end - s);
 
-	if (n >= 8 && hexes(s, 2) && s[2] == ':' && hexes(s + 3, 2) &&
+	if (n >= 8 && all_hex(s, 2) && s[2] == ':' && all_hex(s + 3, 2) &&
 	    s[5] == '.' && isdigit((unsigned char)s[6]) && s[7] == '/')
 		return 1;
-	if (n >= 5 && hexes(s, 2) && s[2] == '.' &&
+	if (n >= 5 && all_hex(s, 2) && s[2] == '.' &&
 	    isdigit((unsigned char)s[3]) && s[4] == '/')
 		return 1;
-	return n >= 3 && hexes(s, 2) && s[2] == '/';
+	return n >= 3 && all_hex(s, 2) && s[2] == '/';
 }
 
 static int node_path(const char *p, size_t n)
@@ -158,7 +138,7 @@ static int cut_grep(const char *text, size_t len, struct imp_named **v,
 		const char *e = memchr(p, '\n', (size_t)(end - p));
 		size_t k = e ? (size_t)(e - p) : (size_t)(end - p), pl;
 
-		if (blank(p, k)) {
+		if (all_blank(p, k)) {
 			p += k + 1;
 			continue;
 		}
@@ -280,13 +260,13 @@ static int cut_head(const char *text, size_t len, const char *above,
 			if (!(f = header_file(v, n, name, nl, dir)))
 				return 1;
 			blanks = 0;
-		} else if (!f && !blank(p, k)) {
+		} else if (!f && !all_blank(p, k)) {
 			if (++pre > MAX_PRE)
 				return 1;
 			tool |= tool_line(p, k, heads);
 			if (!*dir)
 				line_dir(p, k, dir, sizeof(dir));
-		} else if (f && blank(p, k)) {
+		} else if (f && all_blank(p, k)) {
 			blanks++;
 		} else if (f) {
 			for (i = 0; i < blanks; i++)

@@ -830,16 +830,6 @@ static void first_text_line(const char *t, size_t n, char *out, size_t on)
 	out[k] = 0;
 }
 
-static int blank(const char *t, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!isspace((unsigned char)t[i]))
-			return 0;
-	return 1;
-}
-
 /* A tool's own failure, as it prints it instead of its output ("Failed
  * to get IB devices list: ...", "ibwarn: ...", "netlink error: ...",
  * "lsmod: command not found"): a short text whose first line says so.
@@ -1342,10 +1332,10 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 		struct iput *in = NULL;
 		const char *h = command_hint(p->command, ch, sizeof(ch), &raw);
 
-		if (blank(p->text, p->len) && !p->command)
+		if (all_blank(p->text, p->len) && !p->command)
 			continue;
 		in = input_add(im, name, np > 1 ? p->line : 0, p->command);
-		if (p->command && blank(p->text, p->len) &&
+		if (p->command && all_blank(p->text, p->len) &&
 		    (rc = empty_module_filter(im, in, p->command, name)) != 0) {
 			if (rc > 0) {
 				any = 1;
@@ -1419,7 +1409,7 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 			above = NULL;
 			alen = 0;
 		}
-		if (!blank(p->text, p->len) &&
+		if (!all_blank(p->text, p->len) &&
 		    (rc = named_copies(im, in, p->command, above, alen,
 				       p->text, p->len, name)) != 1) {
 			/* "$ grep . /sys/class/infiniband/ * /ports/1/state",
@@ -1431,7 +1421,7 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 			continue;
 		}
 		rc = 0;
-		if (blank(p->text, p->len)) {
+		if (all_blank(p->text, p->len)) {
 			/* rmmod, modprobe, echo, ifup print nothing when they
 			 * work: no output of a tool a reader is for is no
 			 * unread evidence */
@@ -1469,7 +1459,7 @@ static int feed_text(struct imp *im, const char *name, const char *data,
 		if (in && in->status[0] != 'u' && (what & IMP_CLEAN_QUOTED))
 			imp_note(im, "%s: mail quoting removed", name);
 	}
-	if (rc >= 0 && blank(clean, clen) && im->content)
+	if (rc >= 0 && all_blank(clean, clen) && im->content)
 		input_reason(input_add(im, name, 0, NULL), "empty: nothing but "
 			     "blank lines");
 	/* in a sos report or a sysinfo-snapshot, a file or section no

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mlxlink.h"
+#include "util.h"
 
 enum sect {
 	S_NONE, S_OPER, S_SUPP, S_BER, S_EYE,
@@ -412,24 +413,14 @@ int mlxlink_parse(const char *text, size_t len, struct mlxlink *m)
 
 /* --- mst status --- */
 
-static int hexes(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return 0;
-	return 1;
-}
-
 int mst_bdf(const char *s, char *out)
 {
 	size_t n = strlen(s);
 
-	if (n == 7 && hexes(s, 2) && s[2] == ':' && hexes(s + 3, 2) &&
+	if (n == 7 && all_hex(s, 2) && s[2] == ':' && all_hex(s + 3, 2) &&
 	    s[5] == '.' && s[6] >= '0' && s[6] <= '7') {
 		snprintf(out, 13, "0000:%s", s);
-	} else if (n == 12 && hexes(s, 4) && s[4] == ':' &&
+	} else if (n == 12 && all_hex(s, 4) && s[4] == ':' &&
 		   !mst_bdf(s + 5, out)) {
 		memcpy(out, s, 4);
 	} else {

@@ -149,6 +149,26 @@ static void too_big(uint64_t max, char *err, size_t errlen)
 			 (unsigned long long)(max >> 10));
 }
 
+int all_blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isspace((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+int all_hex(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
 int open_named_file(const char *path, uint64_t max, char *err, size_t errlen)
 {
 	struct stat st;

@@ -42,6 +42,9 @@ static inline int64_t u64_stored(uint64_t v)
 {
 	return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
 }
+/* the n bytes at s are all white space / all hex digits (true when n is 0) */
+int all_blank(const char *s, size_t n);
+int all_hex(const char *s, size_t n);
 /* "EACCES" for EACCES; "EUNKNOWN" for what libc cannot name */
 const char *errno_name(int err);
 /* string starts with prefix (inline, a byte at a time: most tries fail at
