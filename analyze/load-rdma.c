@@ -140,25 +140,20 @@ static int counters(struct ld *l, const char *dev, int64_t port,
 	return rc;
 }
 
-/* ibdev2netdev's rows, found by netdev and by (ibdev, port) in n log n:
- * a scan of every row for every port and every netdev was quadratic in
- * a crafted bundle's rows.  Of equal keys the last row wins, as the
- * scans had it. */
-struct nrow {
-	const char *key;	/* netdev, or ibdev */
+/* rows found by (key, port) in n log n, sorted with their position so
+ * that of equal keys the first or the last can be asked for: the joins
+ * of two lists of one bundle (a scan of one list for each row of the
+ * other was quadratic in a crafted bundle's rows) */
+struct krow {
+	const char *key;
 	int64_t port;
 	size_t at;
 	const struct jv *e;
 };
 
-struct nmap {
-	struct nrow *by_nd, *by_dev;
-	size_t nnd, ndev;
-};
-
-static int cmp_nrow(const void *a, const void *b)
+static int cmp_krow(const void *a, const void *b)
 {
-	const struct nrow *x = a, *y = b;
+	const struct krow *x = a, *y = b;
 	int c = strcmp(x->key, y->key);
 
 	if (c)
@@ -167,6 +162,33 @@ static int cmp_nrow(const void *a, const void *b)
 		return x->port < y->port ? -1 : 1;
 	return x->at < y->at ? -1 : x->at > y->at;
 }
+
+/* the first (or the last) row of (key, port) in v, or NULL */
+static const struct jv *krow_find(const struct krow *v, size_t n,
+				  const char *key, int64_t port, int last)
+{
+	struct krow k = { key, port, last ? (size_t)-1 : 0, NULL };
+	const struct krow *r;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_krow(&v[mid], &k) < (last ? 1 : 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	r = last ? (lo ? &v[lo - 1] : NULL) : (lo < n ? &v[lo] : NULL);
+	return r && !strcmp(r->key, key) && r->port == port ? r->e : NULL;
+}
+
+/* ibdev2netdev's rows by netdev and by (ibdev, port); of equal keys the
+ * last row wins, as the scans had it */
+struct nmap {
+	struct krow *by_nd, *by_dev;
+	size_t nnd, ndev;
+};
 
 static void nmap_build(struct nmap *m, const struct jv *map)
 {
@@ -179,41 +201,20 @@ static void nmap_build(struct nmap *m, const struct jv *map)
 		const struct jv *e = jat(map, i);
 
 		if (jstr(e, "netdev"))
-			m->by_nd[m->nnd++] = (struct nrow){ jstr(e, "netdev"),
+			m->by_nd[m->nnd++] = (struct krow){ jstr(e, "netdev"),
 							    0, i, e };
 		if (jstr(e, "ibdev"))
-			m->by_dev[m->ndev++] = (struct nrow){ jstr(e, "ibdev"),
+			m->by_dev[m->ndev++] = (struct krow){ jstr(e, "ibdev"),
 				jint(e, "port", -1), i, e };
 	}
-	qsort(m->by_nd, m->nnd, sizeof(*m->by_nd), cmp_nrow);
-	qsort(m->by_dev, m->ndev, sizeof(*m->by_dev), cmp_nrow);
+	qsort(m->by_nd, m->nnd, sizeof(*m->by_nd), cmp_krow);
+	qsort(m->by_dev, m->ndev, sizeof(*m->by_dev), cmp_krow);
 }
 
 static void nmap_free(struct nmap *m)
 {
 	free(m->by_nd);
 	free(m->by_dev);
-}
-
-/* the last row of key (and port), or NULL */
-static const struct jv *nmap_find(const struct nrow *v, size_t n,
-				  const char *key, int64_t port)
-{
-	struct nrow k = { key, port, (size_t)-1, NULL };
-	size_t lo = 0, hi = n;
-
-	/* the first row after every (key, port) row */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cmp_nrow(&v[mid], &k) <= 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || strcmp(v[lo - 1].key, key) || v[lo - 1].port != port)
-		return NULL;
-	return v[lo - 1].e;
 }
 
 static int port(struct ld *l, const char *dev, const char *pname,
@@ -248,7 +249,7 @@ static int port(struct ld *l, const char *dev, const char *pname,
 #undef F
 	parse_rate(rate[0] ? rate : NULL, &gbps, &width, speed, sizeof(speed));
 	vp = verbs_port(verbs, pn);
-	netdev = jstr(nmap_find(map->by_dev, map->ndev, dev, pn), "netdev");
+	netdev = jstr(krow_find(map->by_dev, map->ndev, dev, pn, 1), "netdev");
 	if (ld_exec(l, "INSERT OR REPLACE INTO ports (bundle_id, ibdev, port, "
 		    "state, state_text, phys_state, phys_state_text, link_layer, "
 		    "rate, rate_gbps, width, speed, lid, sm_lid, lmc, sm_sl, "
@@ -418,30 +419,16 @@ static int stat_wanted(const char *name)
 	return hit;
 }
 
-/* a statistic of the second sample, by name: the index is built the
- * first time the two reads are not in the same order (a search of the
- * whole second list per statistic was quadratic: 100,000 statistics in
- * reverse order took 60 s) */
-struct stat_ix {
-	const char *name;
-	size_t at;
-	const struct jv *kv;
-};
-
-static int cmp_stat_ix(const void *a, const void *b)
-{
-	const struct stat_ix *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	return c ? c : x->at < y->at ? -1 : x->at > y->at;
-}
-
+/* a statistic of the second sample, by name: normally at the same index;
+ * else from an index built the first time the two reads are not in the
+ * same order, the first of equal names (100,000 statistics in reverse
+ * order took 60 s searched in order) */
 static const struct jv *stat2_find(const struct jv *stats2, size_t i,
-				   const char *name, struct stat_ix **ix,
+				   const char *name, struct krow **ix,
 				   size_t *nix)
 {
 	const char *n2 = jstr(jat(jat(stats2, i), 0), NULL);
-	size_t k, lo, hi;
+	size_t k;
 
 	if (i < jlen(stats2) && n2 && !strcmp(n2, name))
 		return jat(stats2, i);
@@ -450,23 +437,12 @@ static const struct jv *stat2_find(const struct jv *stats2, size_t i,
 		for (k = 0; k < jlen(stats2); k++) {
 			n2 = jstr(jat(jat(stats2, k), 0), NULL);
 			if (n2)
-				(*ix)[(*nix)++] = (struct stat_ix){ n2, k,
+				(*ix)[(*nix)++] = (struct krow){ n2, 0, k,
 							jat(stats2, k) };
 		}
-		qsort(*ix, *nix, sizeof(**ix), cmp_stat_ix);
+		qsort(*ix, *nix, sizeof(**ix), cmp_krow);
 	}
-	/* the first of equal names, as a search in order finds it */
-	lo = 0;
-	hi = *nix;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp((*ix)[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < *nix && !strcmp((*ix)[lo].name, name) ? (*ix)[lo].kv : NULL;
+	return krow_find(*ix, *nix, name, 0, 0);
 }
 
 static int netdev_stats(struct ld *l, const char *nd, const struct jv *e,
@@ -475,7 +451,7 @@ static int netdev_stats(struct ld *l, const char *nd, const struct jv *e,
 	char p[PATH_MAX], s[PATH_MAX];
 	struct jv *e2;
 	const struct jv *stats, *stats2;
-	struct stat_ix *ix = NULL;
+	struct krow *ix = NULL;
 	size_t i, nix = 0;
 	int rc = 0;
 
@@ -544,7 +520,7 @@ static int netdevs(struct ld *l, const struct nmap *map, int64_t ims)
 		struct jv *e;
 		int64_t port = -1;
 
-		m = nmap_find(map->by_nd, map->nnd, nd, 0);
+		m = krow_find(map->by_nd, map->nnd, nd, 0, 1);
 		if (m) {
 			ibdev = jstr(m, "ibdev");
 			port = jint(m, "port", -1);
