@@ -240,7 +240,8 @@ static int diagnose(sqlite3 *db, const int64_t *ids, size_t n)
 static int read_stdin(struct args *a)
 {
 	static char *data;
-	size_t len = 0, cap = 0, max = br_default_limits.max_entry;
+	char err[128];
+	size_t len;
 	int i, want = 0;
 
 	for (i = 0; i < a->nfiles; i++)
@@ -249,26 +250,9 @@ static int read_stdin(struct args *a)
 		return 0;
 	if (want > 1)
 		return error("standard input ('-') given twice");
-	for (;;) {
-		ssize_t k;
-
-		if (len == cap) {
-			cap = cap ? cap * 2 : 65536;
-			data = xrealloc(data, cap + 1);
-		}
-		k = read(STDIN_FILENO, data + len, cap - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return error("standard input: %s", strerror(errno));
-		if (!k)
-			break;
-		len += (size_t)k;
-		if (len > max)
-			return error("standard input: larger than %zu MiB",
-				     max >> 20);
-	}
-	data[len] = 0;
+	if (read_named_file("-", br_default_limits.max_entry, &data, &len, err,
+			    sizeof(err)) < 0)
+		return error("standard input: %s", err);
 	imp_stdin(data, len);
 	return 0;
 }
