@@ -260,9 +260,11 @@ static int read_stdin(struct args *a)
 static int load_and_diagnose(sqlite3 *db, struct args *a,
 			     struct load_stats *st, int progress)
 {
-	if (read_stdin(a) < 0)
-		return -1;
+	/* the thresholds first: a report still runs, on nothing, after
+	 * standard input is refused */
 	if (thresholds_load(db, a->thresholds) < 0)
+		return -1;
+	if (read_stdin(a) < 0)
 		return -1;
 	if (a->expect_hcas) {
 		long long n;

@@ -57,3 +57,10 @@ timeout 10 "$RA" big "$S" >big2.out 2>big2.err
 check_eq "... beside a good bundle: exit 4 still" "$?" 4
 check "... the good bundle is still reported" grep -q "rxe-vm1" big2.out
 run "the 10 GB file itself" 4 "larger than" "$RA" big/dmesg.txt
+
+# standard input over the 64 MiB cap: refused in one line, exit 4 (before:
+# the report ran without its thresholds table and died, exit 127)
+head -c 70000000 /dev/zero | timeout 30 "$RA" - >stdin.out 2>stdin.err
+check_eq "standard input over 64 MiB: exit 4" "$?" 4
+check "standard input over 64 MiB: one line says so" \
+	sh -c "[ \$(grep -c '^rdma-analyze: ' stdin.err) -eq 1 ] && grep -q 'standard input: larger than 64 MiB' stdin.err"
