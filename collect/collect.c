@@ -90,6 +90,13 @@ static int out_path(const char *output, const char *host, time_t t,
 	return 0;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 static void summary(struct run *r, const char *path)
 {
 	unsigned counts[BST_NR] = { 0 };
@@ -272,6 +279,10 @@ int collect_main(struct collect_opts *o, const struct collect_args *a)
 		fprintf(stderr, "rdma-collect: redaction key written to %s "
 			"(keep it to compare bundles; do not attach it to the "
 			"ticket)\n", rd.keyfile);
+	/* only now: the new bundle is whole and in place */
+	if (a->keep.count || a->keep.days)
+		spool_prune(a->output, host, base_name(path), mi.collected_at,
+			    &a->keep);
 	printf("%s\n", path);
 	rc = collect_close_stdout();
 out:

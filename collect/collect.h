@@ -2,6 +2,7 @@
 #ifndef RDMA_COLLECT_COLLECT_H
 #define RDMA_COLLECT_COLLECT_H
 
+#include "spool.h"
 #include "src.h"
 
 #define COLLECT_EXIT_OK		0
@@ -18,6 +19,7 @@ struct collect_args {
 	const char *redact_key;
 	int list;
 	int quiet;
+	struct spool_keep keep;	/* --keep: retention in the output folder */
 	int argc;
 	char **argv;
 };
