@@ -9,6 +9,7 @@
 #define COLLECT_EXIT_USAGE	2
 #define COLLECT_EXIT_WRITE	3
 #define COLLECT_EXIT_SIGNAL	4
+#define COLLECT_EXIT_BUSY	5	/* another collector holds the spool */
 
 #define COLLECT_COMMAND_PATH \
 	"/usr/sbin:/usr/bin:/sbin:/bin:/opt/mellanox/bin:/usr/local/bin"

@@ -54,7 +54,8 @@ static const char usage_text[] =
 "                          older bundles in the -o folder beyond the newest\n"
 "                          N (the new one counts), or those collected more\n"
 "                          than N days before it; only files named as the\n"
-"                          collector names them (and their .key)\n"
+"                          collector names them (and their .key); one\n"
+"                          collector at a time: see exit status 5\n"
 "      --redact            replace hostnames, addresses, GUIDs, node\n"
 "                          descriptions, user names and environment values\n"
 "                          with keyed pseudonyms\n"
@@ -79,7 +80,8 @@ static const char usage_text[] =
 "\n"
 "Exit status: 0 bundle written (a source that failed is recorded in the\n"
 "manifest, it does not fail the bundle); 2 usage error; 3 the bundle could\n"
-"not be written; 4 interrupted by a signal (no bundle is left behind).\n"
+"not be written; 4 interrupted by a signal (no bundle is left behind);\n"
+"5 another rdma-collect is writing into the --keep folder (its lock).\n"
 "SOURCE_DATE_EPOCH fixes the timestamps for byte-identical bundles.\n";
 
 enum {

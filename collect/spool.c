@@ -1,4 +1,5 @@
-/* spool: retention of a node's bundles in an output folder (--keep) */
+/* spool: retention of a node's bundles in an output folder (--keep), and
+ * the lock that keeps it to one collector at a time */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -6,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -205,4 +208,65 @@ int spool_prune(const char *dir, const char *host, const char *written,
 	free(v);
 	closedir(d);
 	return removed;
+}
+
+/* the pid holding an flock on the file st is, from /proc/locks ("1: FLOCK
+ * ADVISORY WRITE 4242 08:01:1234 0 EOF", the device in hex); 0 unknown */
+static long lock_holder(const struct stat *st)
+{
+	unsigned maj, mnr;
+	unsigned long ino;
+	char line[256];
+	long pid = 0, p;
+	FILE *f;
+
+	f = fopen("/proc/locks", "re");
+	if (!f)
+		return 0;
+	while (!pid && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*d: FLOCK %*s %*s %ld %x:%x:%lu", &p, &maj,
+			   &mnr, &ino) == 4 && ino == st->st_ino &&
+		    maj == major(st->st_dev) && mnr == minor(st->st_dev))
+			pid = p;
+	fclose(f);
+	return pid;
+}
+
+int spool_lock(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	long pid;
+	int fd;
+
+	if (check_snprintf(path, sizeof(path), "%s/%s", dir, SPOOL_LOCK) < 0)
+		return error("output path too long: '%s'", dir);
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return error("output folder '%s' does not exist", dir);
+	/* read-only is enough for flock, and lets a user lock a spool
+	 * whose lock file root made; O_NONBLOCK: a FIFO put there does not
+	 * stall the open */
+	fd = open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+		  O_CLOEXEC | O_NOCTTY, 0644);
+	if (fd < 0)
+		return error("cannot lock '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error("cannot lock '%s': not a regular file", path);
+	}
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	if (errno != EWOULDBLOCK) {
+		error("cannot lock '%s': %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	pid = lock_holder(&st);
+	if (pid > 0)
+		error("another rdma-collect is writing into %s (pid %ld)", dir,
+		      pid);
+	else
+		error("another rdma-collect is writing into %s", dir);
+	close(fd);
+	return -2;
 }

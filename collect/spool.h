@@ -2,7 +2,9 @@
  *
  * The collector's own bundle names, <host>-<yyyymmddThhmmssZ>[-N].rdma.tar.zst,
  * are the only files it ever removes, and only those of the host it just
- * collected, ordered by the UTC time in the name.
+ * collected, ordered by the UTC time in the name.  One collector at a time
+ * writes into a spool: it holds an flock on <folder>/.rdma-collect.lock
+ * from before it collects until it exits.
  */
 #ifndef RDMA_COLLECT_SPOOL_H
 #define RDMA_COLLECT_SPOOL_H
@@ -27,5 +29,13 @@ int spool_bundle_name(const char *name, const char *host, time_t *t,
  * warning.  Returns how many bundles were removed. */
 int spool_prune(const char *dir, const char *host, const char *written,
 		time_t now, const struct spool_keep *k);
+
+#define SPOOL_LOCK ".rdma-collect.lock"
+
+/* take the spool's lock, creating the file (0644, less the umask) when
+ * absent, never through a symlink, never blocking: the descriptor (close
+ * it, or exit, to release), -1 when it cannot be taken (said), -2 when
+ * another process holds it (said, with its pid when /proc/locks names it) */
+int spool_lock(const char *dir);
 
 #endif
