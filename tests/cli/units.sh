@@ -24,6 +24,19 @@ for kv in Type=oneshot StateDirectory=rdma-collect ProtectSystem=strict \
 done
 check "service: ExecStart writes into the StateDirectory, quietly" \
 	grep -q '^ExecStart=/usr/sbin/rdma-collect -q -o /var/lib/rdma-collect\( \|$\)' "$svc"
+check "service: ExecStart keeps a history (--keep)" \
+	grep -q '^ExecStart=.* --keep [0-9]' "$svc"
+# the collector takes ExecStart's options: run them on a fixture node,
+# into a folder standing for the StateDirectory
+mknode rxe "$T/rxe" >/dev/null 2>&1
+mkdir "$T/var"
+args=$(sed -n 's#^ExecStart=/usr/sbin/rdma-collect ##p' "$svc" |
+	sed "s#/var/lib/rdma-collect#$T/var#")
+# shellcheck disable=SC2086
+"$RC" $args --root "$T/rxe" >"$T/exec.out" 2>"$T/exec.err"
+check_eq "service: the collector runs ExecStart's options (exit 0)" "$?" 0
+check_eq "service: ExecStart's run is quiet, one bundle in the spool" \
+	"$(cat "$T/exec.err"; ls "$T/var" | grep -c '\.rdma\.tar\.zst$')" 1
 # these would hide /dev/infiniband, /dev/kmsg or the kernel log
 for k in PrivateDevices ProtectKernelLogs ProtectClock DevicePolicy DeviceAllow; do
 	check "service: no $k (the collector reads devices and the kernel log)" \
