@@ -8,7 +8,7 @@
 #                     tests/bench-fabric.sh, tests/bench-pairs.sh,
 #                     tests/bench-analyze.sh, tests/bench-html.sh)
 #   make fuzz         libFuzzer targets, FUZZ_SECONDS=N each (tests/fuzz/)
-#   make install      PREFIX=/usr/local DESTDIR=
+#   make install      PREFIX=/usr/local DESTDIR= (SYSTEMDUNITDIR for the units)
 #   make V=1          show the commands
 
 VERSION    := 0.1.0
@@ -16,6 +16,9 @@ PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 SBINDIR    ?= $(PREFIX)/sbin
 MANDIR     ?= $(PREFIX)/share/man
+# the timer and service of systemd/ (packages: /lib/systemd/system or
+# /usr/lib/systemd/system); installed, never enabled
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 CC         ?= cc
 PKG_CONFIG ?= pkg-config
 BUILD      ?= build
@@ -226,11 +229,14 @@ samples: all
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) \
-		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 0755 $(BUILD)/rdma-collect $(DESTDIR)$(SBINDIR)/rdma-collect
 	install -m 0755 $(BUILD)/rdma-analyze $(DESTDIR)$(BINDIR)/rdma-analyze
 	install -m 0644 collect/rdma-collect.8 $(DESTDIR)$(MANDIR)/man8/rdma-collect.8
 	install -m 0644 analyze/rdma-analyze.1 $(DESTDIR)$(MANDIR)/man1/rdma-analyze.1
+	install -m 0644 systemd/rdma-collect.service systemd/rdma-collect.timer \
+		$(DESTDIR)$(SYSTEMDUNITDIR)
 
 clean:
 	rm -rf build build-check
