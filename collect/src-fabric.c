@@ -16,7 +16,6 @@
  * while budget is left; the document has a size cap.  What was found is
  * always written, with "status": "partial" and the reason.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>
@@ -31,6 +30,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "rdmalib.h"
 #include "src.h"
 #include "util.h"
 
@@ -134,7 +134,7 @@ static void fab_error_more(struct fabric_scan *f)
 
 static void *fsym(void *h, const char *name, int *missing)
 {
-	void *p = dlsym(h, name);
+	void *p = rdmalib_sym(h, name);
 
 	if (!p)
 		(*missing)++;
@@ -152,15 +152,11 @@ static int fablib_load(struct ctx *c, struct fablib *l)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		const char *e;
-
-		dlerror();
-		*h[i] = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+		*h[i] = rdmalib_open(names[i]);
 		if (*h[i])
 			continue;
-		e = dlerror();
 		ctx_reason(c, "%s cannot be loaded (%s)", names[i],
-			   e ? e : "dlopen failed");
+			   rdmalib_error());
 		return -1;
 	}
 	/* POSIX lets a void * from dlsym become a function pointer */

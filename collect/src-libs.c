@@ -3,12 +3,11 @@
  * often missing or broken) and closed again; the manifest's "libraries"
  * says ok with the file, or absent with the loader's message.  libibverbs
  * is probed by the verbs source itself, which uses it. */
-#include <dlfcn.h>
 #include <limits.h>
-#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rdmalib.h"
 #include "src.h"
 #include "util.h"
 
@@ -29,30 +28,22 @@ static int collect(struct ctx *c)
 		return SRC_ABSENT;
 	}
 	for (i = 0; i < ARRAY_SIZE(libs); i++) {
-		struct link_map *lm = NULL;
+		char file[PATH_MAX];
 		void *h;
 
 		ctx_progress(c, "", libs[i][1]);
-		h = dlopen(libs[i][1], RTLD_LAZY | RTLD_LOCAL);
+		h = rdmalib_open(libs[i][1]);
 		if (!h) {
-			const char *e = dlerror();
-
-			ctx_note(c, libs[i][0], "absent: %s", e ? e : "dlopen failed");
+			ctx_note(c, libs[i][0], "absent: %s", rdmalib_error());
 			absent++;
 			continue;
 		}
 		ctx_note(c, libs[i][0], "ok");
-		if (!dlinfo(h, RTLD_DI_LINKMAP, &lm) && lm && lm->l_name) {
-			char real[PATH_MAX];
-			const char *b;
-
-			if (!realpath(lm->l_name, real))
-				xsnprintf(real, sizeof(real), "%s", lm->l_name);
-			b = strrchr(real, '/');
+		if (!rdmalib_file(h, file, sizeof(file))) {
 			xsnprintf(key, sizeof(key), "%s.file", libs[i][0]);
-			ctx_note(c, key, "%s", b ? b + 1 : real);
+			ctx_note(c, key, "%s", file);
 		}
-		dlclose(h);
+		rdmalib_close(h);
 	}
 	if (absent == ARRAY_SIZE(libs)) {
 		ctx_reason(c, "no MAD library of rdma-core (libibumad, libibmad, "

@@ -14,7 +14,6 @@
  * answer once is not asked again, so a dead fabric costs one timeout per
  * destination, not one per MAD.  See schema/BUNDLE.md, section "mad".
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <infiniband/mad.h>
@@ -27,6 +26,7 @@
 
 #include "json.h"
 #include "log.h"
+#include "rdmalib.h"
 #include "src.h"
 #include "util.h"
 
@@ -124,14 +124,12 @@ static void *lib_open(struct ctx *c, const char *env, const char *file,
 
 	if (!name || !*name)
 		name = file;
-	dlerror();
-	h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	h = rdmalib_open(name);
 	if (!h) {
-		const char *e = dlerror();
+		const char *e = rdmalib_error();
 
-		ctx_note(c, note, "absent: %s", e ? e : "dlopen failed");
-		ctx_reason(c, "%s cannot be loaded (%s)", note,
-			   e ? e : "dlopen failed");
+		ctx_note(c, note, "absent: %s", e);
+		ctx_reason(c, "%s cannot be loaded (%s)", note, e);
 		return NULL;
 	}
 	ctx_note(c, note, "ok");
@@ -140,7 +138,7 @@ static void *lib_open(struct ctx *c, const char *env, const char *file,
 
 static void *sym(void *h, const char *name, int *missing)
 {
-	void *p = dlsym(h, name);
+	void *p = rdmalib_sym(h, name);
 
 	if (!p)
 		(*missing)++;

@@ -4,12 +4,10 @@
  * <infiniband/verbs.h> gives only the structures and the inline helpers
  * that need no symbol; every library function is called through dlsym.
  * See schema/BUNDLE.md, section "verbs". */
-#include <dlfcn.h>
 #include <endian.h>
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <limits.h>
-#include <link.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +16,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "rdmalib.h"
 #include "src.h"
 #include "util.h"
 
@@ -78,7 +77,7 @@ static void dev_error(struct dev_errors *e, const char *what, int err)
 
 static void *sym(struct verbs *v, const char *name, int *missing)
 {
-	void *p = dlsym(v->h, name);
+	void *p = rdmalib_sym(v->h, name);
 
 	if (!p && missing)
 		(*missing)++;
@@ -89,29 +88,22 @@ static void *sym(struct verbs *v, const char *name, int *missing)
 static int verbs_load(struct ctx *c, struct verbs *v)
 {
 	const char *name = getenv(VERBS_LIB_ENV);
-	char real[PATH_MAX];
-	struct link_map *lm = NULL;
+	char file[PATH_MAX];
 	int missing = 0;
 
 	if (!name || !*name)
 		name = VERBS_LIB;
-	dlerror();
-	v->h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	v->h = rdmalib_open(name);
 	if (!v->h) {
-		const char *e = dlerror();
+		const char *e = rdmalib_error();
 
-		ctx_note(c, "libibverbs", "absent: %s", e ? e : "dlopen failed");
-		ctx_reason(c, "libibverbs cannot be loaded (%s)",
-			   e ? e : "dlopen failed");
+		ctx_note(c, "libibverbs", "absent: %s", e);
+		ctx_reason(c, "libibverbs cannot be loaded (%s)", e);
 		return -1;
 	}
 	ctx_note(c, "libibverbs", "ok");
-	if (!dlinfo(v->h, RTLD_DI_LINKMAP, &lm) && lm && lm->l_name &&
-	    realpath(lm->l_name, real)) {
-		const char *b = strrchr(real, '/');
-
-		ctx_note(c, "libibverbs.file", "%s", b ? b + 1 : real);
-	}
+	if (!rdmalib_file(v->h, file, sizeof(file)))
+		ctx_note(c, "libibverbs.file", "%s", file);
 	/* POSIX lets a void * from dlsym become a function pointer */
 	v->get_device_list = (struct ibv_device **(*)(int *))
 		sym(v, "ibv_get_device_list", &missing);
