@@ -390,9 +390,12 @@ int main(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return collect_close_stdout();
 		case 'V':
+			/* a static collector also names the rdma-core in it */
 			printf("rdma-collect %s (bundle format %d; commit %s, "
-			       "%s)\n", VERSION, BUNDLE_FORMAT_VERSION,
-			       build_commit, build_linkage);
+			       "%s%s%s)\n", VERSION, BUNDLE_FORMAT_VERSION,
+			       build_commit, build_linkage,
+			       *build_rdma_core ? ", rdma-core " : "",
+			       build_rdma_core);
 			return collect_close_stdout();
 		default:
 			fprintf(stderr, "Try 'rdma-collect --help' for more "

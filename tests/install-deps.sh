@@ -8,7 +8,18 @@ libibmad-dev libibnetdisc-dev libsqlite3-dev sqlite3
 fuse3 libfuse3-dev pciutils ethtool iproute2 util-linux python3
 ibsim-utils opensm infiniband-diags
 qemu-system-x86 busybox-static cpio kmod ibverbs-utils ibverbs-providers perftest systemd
-chromium clang strace sosreport xz-utils"
+chromium clang strace sosreport xz-utils
+dpkg-dev autoconf automake libtool gcc-aarch64-linux-gnu qemu-user-static"
+# make static ARCH=aarch64 links Debian's arm64 static libraries
+# (multiarch: they sit beside the amd64 ones)
+arm64="libc6-dev libzstd-dev libibverbs-dev libibumad-dev libibmad-dev
+libibnetdisc-dev libnl-3-dev libnl-route-3-dev"
+host=$(dpkg --print-architecture)
+if [ "$host" != arm64 ]; then
+	for p in $arm64; do
+		pkgs="$pkgs $p:arm64"
+	done
+fi
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -20,6 +31,11 @@ if [ -n "$missing" ]; then
 		exit 1
 	fi
 	export DEBIAN_FRONTEND=noninteractive
+	case $missing in
+	*:arm64*)
+		dpkg --print-foreign-architectures | grep -qx arm64 ||
+			dpkg --add-architecture arm64 ;;
+	esac
 	apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
