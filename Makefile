@@ -28,8 +28,8 @@ PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS))
 CFLAGS     ?= -O2 -g
 WARN       := -std=c11 -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
               -Wmissing-prototypes -Wvla
-ALL_CFLAGS = $(WARN) $(FILE_WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(PKG_CFLAGS) -Iinclude \
-              -D_GNU_SOURCE -DVERSION=\"$(VERSION)\" -MMD -MP
+ALL_CFLAGS = $(WARN) $(FILE_WARN) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) \
+              $(PKG_CFLAGS) -Iinclude -D_GNU_SOURCE -DVERSION=\"$(VERSION)\" -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_LDFLAGS)
 LIBS       := $(PKG_LIBS) -ldl -lm
 
