@@ -10,6 +10,7 @@
 #   make fuzz         libFuzzer targets, FUZZ_SECONDS=N each (tests/fuzz/)
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make dist         the source tarball $(BUILD)/rdma-collect-$(VERSION).tar.gz
+#   make deb          Debian packages from it in $(BUILD)/deb/ (debian/)
 #   make V=1          show the commands
 
 VERSION    := 0.1.0
@@ -251,10 +252,25 @@ dist:
 		-o $(abspath $(BUILD))/$(DIST).tar.gz HEAD && \
 	  echo "  DIST    $(BUILD)/$(DIST).tar.gz ($$c)"
 
+# the Debian packages, built by dpkg-buildpackage in the unpacked tarball
+# so what it writes beside the tree (.deb, .changes, .buildinfo) lands in
+# $(BUILD)/deb, never in the folder holding this checkout; the packages'
+# own make must not inherit this one's variables (BUILD=, V=, ...)
+DEB_DIR := $(BUILD)/deb
+PKG_ENV := env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL \
+	   -u BUILD -u PREFIX -u DESTDIR -u V
+deb: dist
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR) && \
+	  tar -C $(DEB_DIR) -xzf $(BUILD)/$(DIST).tar.gz && \
+	  ln -s ../$(DIST).tar.gz $(DEB_DIR)/rdma-collect_$(VERSION).orig.tar.gz
+	$(Q)cd $(DEB_DIR)/$(DIST) && $(PKG_ENV) dpkg-buildpackage -us -uc -b -Jauto \
+		>../build.log 2>&1 || { tail -n 40 ../build.log; exit 1; }
+	$(Q)cd $(DEB_DIR) && for f in *.deb; do echo "  DEB     $(DEB_DIR)/$$f"; done
+
 clean:
 	rm -rf build build-check
 
 .PHONY: all tests check check-vm bench demo samples install clean fuzz \
-	fuzz-build fuzz-targets dist
+	fuzz-build fuzz-targets dist deb
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
