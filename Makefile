@@ -11,6 +11,7 @@
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make dist         the source tarball $(BUILD)/rdma-collect-$(VERSION).tar.gz
 #   make deb          Debian packages from it in $(BUILD)/deb/ (debian/)
+#   make rpm          RPM packages from it in $(BUILD)/rpm/ (redhat/*.spec)
 #   make V=1          show the commands
 
 VERSION    := 0.1.0
@@ -267,10 +268,24 @@ deb: dist
 		>../build.log 2>&1 || { tail -n 40 ../build.log; exit 1; }
 	$(Q)cd $(DEB_DIR) && for f in *.deb; do echo "  DEB     $(DEB_DIR)/$$f"; done
 
+# the RPM packages, from the tarball and the spec in it, in a topdir of
+# their own; --nodeps: on a Debian machine the BuildRequires are Debian
+# packages rpm does not know
+RPM_DIR := $(BUILD)/rpm
+rpm: dist
+	$(Q)rm -rf $(RPM_DIR) && mkdir -p $(RPM_DIR)/SOURCES $(RPM_DIR)/SPECS && \
+	  cp $(BUILD)/$(DIST).tar.gz $(RPM_DIR)/SOURCES/ && \
+	  tar -xzOf $(BUILD)/$(DIST).tar.gz $(DIST)/redhat/rdma-collect.spec \
+		>$(RPM_DIR)/SPECS/rdma-collect.spec
+	$(Q)$(PKG_ENV) rpmbuild -bb --nodeps --define "_topdir $(abspath $(RPM_DIR))" \
+		$(RPM_DIR)/SPECS/rdma-collect.spec >$(RPM_DIR)/build.log 2>&1 || \
+		{ tail -n 40 $(RPM_DIR)/build.log; exit 1; }
+	$(Q)cd $(RPM_DIR) && for f in RPMS/*/*.rpm; do echo "  RPM     $(RPM_DIR)/$$f"; done
+
 clean:
 	rm -rf build build-check
 
 .PHONY: all tests check check-vm bench demo samples install clean fuzz \
-	fuzz-build fuzz-targets dist deb
+	fuzz-build fuzz-targets dist deb rpm
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -9,7 +9,7 @@ fuse3 libfuse3-dev pciutils ethtool iproute2 util-linux python3
 ibsim-utils opensm infiniband-diags
 qemu-system-x86 busybox-static cpio kmod ibverbs-utils ibverbs-providers perftest
 chromium clang strace sosreport xz-utils
-build-essential debhelper lintian"
+build-essential debhelper lintian rpm"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
