@@ -8,7 +8,7 @@
 #                     tests/bench-fabric.sh, tests/bench-pairs.sh,
 #                     tests/bench-analyze.sh, tests/bench-html.sh)
 #   make fuzz         libFuzzer targets, FUZZ_SECONDS=N each (tests/fuzz/)
-#   make install      PREFIX=/usr/local DESTDIR=
+#   make install      PREFIX=/usr/local DESTDIR= (SYSTEMDUNITDIR for the units)
 #   make dist         the source tarball $(BUILD)/rdma-collect-$(VERSION).tar.gz
 #   make deb          Debian packages from it in $(BUILD)/deb/ (debian/)
 #   make rpm          RPM packages from it in $(BUILD)/rpm/ (redhat/*.spec)
@@ -19,6 +19,9 @@ PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 SBINDIR    ?= $(PREFIX)/sbin
 MANDIR     ?= $(PREFIX)/share/man
+# the timer and service of systemd/ (packages: /lib/systemd/system or
+# /usr/lib/systemd/system); installed, never enabled
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 CC         ?= cc
 PKG_CONFIG ?= pkg-config
 BUILD      ?= build
@@ -231,11 +234,14 @@ samples: all
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) \
-		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 0755 $(BUILD)/rdma-collect $(DESTDIR)$(SBINDIR)/rdma-collect
 	install -m 0755 $(BUILD)/rdma-analyze $(DESTDIR)$(BINDIR)/rdma-analyze
 	install -m 0644 collect/rdma-collect.8 $(DESTDIR)$(MANDIR)/man8/rdma-collect.8
 	install -m 0644 analyze/rdma-analyze.1 $(DESTDIR)$(MANDIR)/man1/rdma-analyze.1
+	install -m 0644 systemd/rdma-collect.service systemd/rdma-collect.timer \
+		$(DESTDIR)$(SYSTEMDUNITDIR)
 
 # the source tarball of HEAD (what is committed, not the work tree), with
 # a COMMIT file naming the commit for --version where git is absent; the

@@ -90,6 +90,13 @@ static int out_path(const char *output, const char *host, time_t t,
 	return 0;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 static void summary(struct run *r, const char *path)
 {
 	unsigned counts[BST_NR] = { 0 };
@@ -214,7 +221,7 @@ int collect_main(struct collect_opts *o, const struct collect_args *a)
 	int unique;
 	const char *root = o->root;
 	struct run r;
-	int rc = COLLECT_EXIT_OK;
+	int rc = COLLECT_EXIT_OK, lock = -1;
 
 	memset(&mi, 0, sizeof(mi));
 	memset(&rd, 0, sizeof(rd));
@@ -222,12 +229,25 @@ int collect_main(struct collect_opts *o, const struct collect_args *a)
 		return COLLECT_EXIT_USAGE;
 	if (a->redact && redaction_key(&rd, a) < 0)
 		return COLLECT_EXIT_USAGE;
+	/* a spool takes one collector at a time, and refuses the second
+	 * before it collects anything */
+	if (a->keep.count || a->keep.days) {
+		lock = spool_lock(a->output);
+		if (lock < 0) {
+			memset(rd.key, 0, sizeof(rd.key));
+			return lock == -2 ? COLLECT_EXIT_BUSY :
+					    COLLECT_EXIT_WRITE;
+		}
+	}
 	run_init(&r, o);
+	r.lock_fd = lock;
 	if (run_sources(&r) < 0) {
 		error("interrupted by signal %d; no bundle written",
 		      r.interrupted);
 		run_release(&r);
 		memset(rd.key, 0, sizeof(rd.key));
+		if (lock >= 0)
+			close(lock);
 		return COLLECT_EXIT_SIGNAL;
 	}
 	hostname = manifest_file_line(&r, "proc/sys/kernel/hostname");
@@ -272,6 +292,10 @@ int collect_main(struct collect_opts *o, const struct collect_args *a)
 		fprintf(stderr, "rdma-collect: redaction key written to %s "
 			"(keep it to compare bundles; do not attach it to the "
 			"ticket)\n", rd.keyfile);
+	/* only now: the new bundle is whole and in place */
+	if (a->keep.count || a->keep.days)
+		spool_prune(a->output, host, base_name(path), mi.collected_at,
+			    &a->keep);
 	printf("%s\n", path);
 	rc = collect_close_stdout();
 out:
@@ -280,5 +304,7 @@ out:
 	redaction_release(&rd, a->argc);
 	buf_release(&man);
 	run_release(&r);
+	if (lock >= 0)
+		close(lock);
 	return rc;
 }

@@ -2,12 +2,14 @@
 #ifndef RDMA_COLLECT_COLLECT_H
 #define RDMA_COLLECT_COLLECT_H
 
+#include "spool.h"
 #include "src.h"
 
 #define COLLECT_EXIT_OK		0
 #define COLLECT_EXIT_USAGE	2
 #define COLLECT_EXIT_WRITE	3
 #define COLLECT_EXIT_SIGNAL	4
+#define COLLECT_EXIT_BUSY	5	/* another collector holds the spool */
 
 #define COLLECT_COMMAND_PATH \
 	"/usr/sbin:/usr/bin:/sbin:/bin:/opt/mellanox/bin:/usr/local/bin"
@@ -18,6 +20,7 @@ struct collect_args {
 	const char *redact_key;
 	int list;
 	int quiet;
+	struct spool_keep keep;	/* --keep: retention in the output folder */
 	int argc;
 	char **argv;
 };

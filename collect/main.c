@@ -50,6 +50,12 @@ static const char usage_text[] =
 "      --fabric-timeout SECONDS  time budget of the scan (0.001-3600,\n"
 "                          default 120); what was found by then is kept,\n"
 "                          marked partial; implies --fabric\n"
+"      --keep N|Nd         after the bundle is written, remove this host's\n"
+"                          older bundles in the -o folder beyond the newest\n"
+"                          N (the new one counts), or those collected more\n"
+"                          than N days before it; only files named as the\n"
+"                          collector names them (and their .key); one\n"
+"                          collector at a time: see exit status 5\n"
 "      --redact            replace hostnames, addresses, GUIDs, node\n"
 "                          descriptions, user names and environment values\n"
 "                          with keyed pseudonyms\n"
@@ -74,7 +80,8 @@ static const char usage_text[] =
 "\n"
 "Exit status: 0 bundle written (a source that failed is recorded in the\n"
 "manifest, it does not fail the bundle); 2 usage error; 3 the bundle could\n"
-"not be written; 4 interrupted by a signal (no bundle is left behind).\n"
+"not be written; 4 interrupted by a signal (no bundle is left behind);\n"
+"5 another rdma-collect is writing into the --keep folder (its lock).\n"
 "SOURCE_DATE_EPOCH fixes the timestamps for byte-identical bundles.\n";
 
 enum {
@@ -93,6 +100,7 @@ enum {
 	OPT_FABRIC,
 	OPT_FABRIC_PORT,
 	OPT_FABRIC_TIMEOUT,
+	OPT_KEEP,
 };
 
 static const struct option longopts[] = {
@@ -116,6 +124,7 @@ static const struct option longopts[] = {
 	{ "fabric", no_argument, NULL, OPT_FABRIC },
 	{ "fabric-port", required_argument, NULL, OPT_FABRIC_PORT },
 	{ "fabric-timeout", required_argument, NULL, OPT_FABRIC_TIMEOUT },
+	{ "keep", required_argument, NULL, OPT_KEEP },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -236,6 +245,22 @@ static int check_sources(const char *list)
 	return 0;
 }
 
+/* --keep needs a folder, and a host name that stays the same run after
+ * run: --redact with a new key each run names the host anew each time */
+static int keep_conflict(const struct collect_args *a)
+{
+	size_t ol = strlen(a->output), sl = strlen(BUNDLE_SUFFIX);
+
+	if (ol > sl && !strcmp(a->output + ol - sl, BUNDLE_SUFFIX))
+		return usage_error("--keep needs -o to name a folder, not "
+				   "'%s'", a->output);
+	if (a->redact && !a->redact_key)
+		return usage_error("%s", "--keep with --redact needs "
+				   "--redact-key (a new key names the host anew "
+				   "each run)");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* static: the option arrays live as long as the process */
@@ -350,6 +375,11 @@ int main(int argc, char **argv)
 						   "(0.001-3600 seconds)", optarg);
 			o.fabric = 1;
 			break;
+		case OPT_KEEP:
+			if (spool_parse_keep(optarg, &a.keep) < 0)
+				return usage_error("invalid --keep '%s' (1-100000 "
+						   "bundles, or 1d-36500d)", optarg);
+			break;
 		case 'q':
 			a.quiet = 1;
 			break;
@@ -380,6 +410,8 @@ int main(int argc, char **argv)
 			printf("%-10s %s\n", sources[i]->name, sources[i]->help);
 		return collect_close_stdout();
 	}
+	if ((a.keep.count || a.keep.days) && keep_conflict(&a))
+		return COLLECT_EXIT_USAGE;
 	if (o.root) {
 		struct stat st;
 

@@ -63,6 +63,7 @@ void run_init(struct run *r, const struct collect_opts *opts)
 		r->runs[i].src = sources[i];
 		buf_init(&r->runs[i].errlist, 0);
 	}
+	r->lock_fd = -1;
 	r->start_us = mono_us();
 	r->deadline_us = r->start_us + (int64_t)opts->deadline_ms * 1000 +
 			 (int64_t)opts->sample_s * 1000000 + fabric_extra_us(opts);
@@ -317,6 +318,9 @@ static void child(struct run *r, const struct source *src, int wfd,
 	 * (b=$(rdma-collect) would wait for it); stderr stays, for sanitizer
 	 * reports (sources never print) */
 	null_stdio();
+	/* nor the spool's lock: the next day's run would find it held */
+	if (r->lock_fd >= 0)
+		close(r->lock_fd);
 	memset(&c, 0, sizeof(c));
 	c.opts = r->opts;
 	c.src = src;

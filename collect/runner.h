@@ -38,6 +38,7 @@ struct run {
 	int64_t deadline_us;
 	int64_t counters_us;
 	int interrupted;
+	int lock_fd;		/* the spool's lock (--keep), -1: none */
 };
 
 void run_init(struct run *r, const struct collect_opts *opts);

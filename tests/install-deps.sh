@@ -7,7 +7,7 @@ libarchive-dev libzstd-dev libpci-dev libibverbs-dev libibumad-dev
 libibmad-dev libibnetdisc-dev libsqlite3-dev sqlite3
 fuse3 libfuse3-dev pciutils ethtool iproute2 util-linux python3
 ibsim-utils opensm infiniband-diags
-qemu-system-x86 busybox-static cpio kmod ibverbs-utils ibverbs-providers perftest
+qemu-system-x86 busybox-static cpio kmod ibverbs-utils ibverbs-providers perftest systemd
 chromium clang strace sosreport xz-utils
 build-essential debhelper lintian rpm"
 missing=

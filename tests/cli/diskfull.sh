@@ -4,6 +4,7 @@
 # --redact (the new key file beside the bundle) -- each gives exit 3 (the
 # documented "the bundle could not be written"), one line naming the
 # reason, and leaves nothing behind: no bundle, no .tmp file, no key.
+# A --keep spool that is full, or fills up, keeps every bundle it had.
 cd "$T" || exit 1
 mknode rxe rxe >/dev/null 2>&1 && mknode gpu-ndr8 gpu >/dev/null 2>&1 ||
 	fail "diskfull: building the fixture nodes"
@@ -108,3 +109,40 @@ tmpfs room 4m
 check_eq "with room: exit 0" "$?" 0
 check "with room: the bundle and nothing else" \
 	sh -c "[ \$(ls -A '$T/room' | wc -l) -eq 1 ] && ls '$T/room' | grep -q '\.rdma\.tar\.zst$'"
+
+# --- a --keep spool on a full disk loses no bundle: the new one fails
+# (exit 3, its temp file gone) and the retention never runs; the same
+# when the disk fills in the middle of the new bundle.  The bundles there
+# are the same host's, so --keep 1 would remove them all ---
+tmpfs spool 512k
+for i in 0 1 2; do
+	SOURCE_DATE_EPOCH=$((1000000000 + i * 86400)) "$RC" -q --root "$T/gpu" \
+		--keep 5 -o "$T/spool" >/dev/null 2>&1
+done
+check_eq "spool: three bundles of the node to lose" \
+	"$(ls spool | grep -c '^dgx-h100-07-.*\.rdma\.tar\.zst$')" 3
+(cd spool && sha256sum -- *.rdma.tar.zst) >spool.sums
+dd if=/dev/zero of=spool/filler bs=4k 2>/dev/null
+ls -A spool >spool.before
+"$RC" -q --root "$T/gpu" --keep 1 -o "$T/spool" >spool.out 2>spool.err
+RCRC=$?
+expect spool "$T/spool" 'No space left on device'
+check "spool, full: every bundle byte-identical" \
+	sh -c "cd '$T/spool' && sha256sum -c --quiet '$T/spool.sums'"
+# the filler less 32 KiB: room for part of the new bundle, not all of it
+rm spool/filler
+free=$(df --output=avail -k "$T/spool" | tail -1 | tr -d ' ')
+dd if=/dev/zero of=spool/filler bs=1k count=$((free - 32)) 2>/dev/null
+ls -A spool >spool2.before
+"$RC" -q --root "$T/gpu" --keep 1 -o "$T/spool" >spool2.out 2>spool2.err
+RCRC=$?
+expect spool2 "$T/spool" 'No space left on device'
+check "spool, mid-write: the write had started" grep -q "spool/\..*\.tmp\." spool2.err
+check "spool, mid-write: every bundle byte-identical" \
+	sh -c "cd '$T/spool' && sha256sum -c --quiet '$T/spool.sums'"
+# with room again the same run works, and only then are the others gone
+rm spool/filler
+"$RC" -q --root "$T/gpu" --keep 1 -o "$T/spool" >/dev/null 2>&1
+check_eq "spool with room: exit 0" "$?" 0
+check_eq "spool with room: --keep 1 leaves the new bundle alone" \
+	"$(ls spool | grep -c '\.rdma\.tar\.zst$')" 1
