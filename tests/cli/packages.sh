@@ -1,8 +1,8 @@
 # packages: make deb and make rpm build the packages from make dist's
 # tarball of HEAD (what is committed: a change still in the work tree is
 # not in them); what each installs, what the .debs depend on (the
-# libraries linked, never rdma-core's dlopen'ed ones), lintian clean.
-# Installing the .deb for real is .ci/run's.
+# libraries linked, never rdma-core's dlopen'ed ones), the units left
+# disabled, lintian clean.  Installing the .deb for real is .ci/run's.
 if ! git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
 	skip "packages" "not a git checkout: make dist archives HEAD"
 	return 0
@@ -25,6 +25,8 @@ else
 	dpkg -c "$da" 2>/dev/null | awk '{ print $1, $6 }' >"$T/a.list"
 	for f in '-rwxr-xr-x ./usr/sbin/rdma-collect' \
 		'-rw-r--r-- ./usr/share/man/man8/rdma-collect.8.gz' \
+		'-rw-r--r-- ./lib/systemd/system/rdma-collect.service' \
+		'-rw-r--r-- ./lib/systemd/system/rdma-collect.timer' \
 		'drwxr-xr-x ./var/lib/rdma-collect/'; do
 		check "rdma-collect.deb holds ${f#* }" grep -qxF -- "$f" "$T/c.list"
 	done
@@ -59,6 +61,14 @@ else
 		check "rdma-collect recommends $p" sh -c "echo '$rec' | grep -qw $p"
 	done
 
+	# the units are installed, never enabled or started by the package
+	dpkg-deb -e "$dc" "$T/ctl"
+	check "postinst enables the units only where they were enabled before" \
+		sh -c "grep -q 'deb-systemd-helper debian-installed' '$T/ctl/postinst' &&
+			! grep -q 'deb-systemd-invoke.*start' '$T/ctl/postinst'"
+	check "prerm stops the timer on removal" \
+		grep -q 'deb-systemd-invoke stop rdma-collect.timer' "$T/ctl/prerm"
+
 	if command -v lintian >/dev/null; then
 		lintian --fail-on error,warning "$P"/deb/*.changes >"$T/lintian" 2>&1
 		check_eq "lintian exits 0 on the .changes" "$?" 0
@@ -86,7 +96,8 @@ else
 	check "make rpm writes rdma-analyze-*.rpm" test -f "$ra"
 	rpm -qlp "$rc" >"$T/rc.list" 2>/dev/null
 	rpm -qlp "$ra" >"$T/ra.list" 2>/dev/null
-	for f in /usr/sbin/rdma-collect /var/lib/rdma-collect; do
+	for f in /usr/sbin/rdma-collect /usr/lib/systemd/system/rdma-collect.service \
+		/usr/lib/systemd/system/rdma-collect.timer /var/lib/rdma-collect; do
 		check "rdma-collect.rpm holds $f" grep -qx "$f" "$T/rc.list"
 	done
 	check "rdma-collect.rpm holds the man page" \
@@ -95,6 +106,9 @@ else
 		grep -qx /usr/bin/rdma-analyze "$T/ra.list"
 	check "rdma-analyze.rpm holds the man page" \
 		grep -q '^/usr/share/man/man1/rdma-analyze\.1' "$T/ra.list"
+	check "rdma-collect.rpm's scriptlets start and enable nothing" sh -c \
+		"rpm -qp --scripts '$rc' >'$T/rc.scripts' &&
+		 ! grep -E 'systemctl.* (start|enable)' '$T/rc.scripts'"
 	rpm -qp --requires "$rc" >"$T/rc.req" 2>/dev/null
 	check "rdma-collect.rpm requires libarchive.so.13 and libpci.so.3, no libib*" \
 		sh -c "grep -q '^libarchive\.so\.13' '$T/rc.req' &&
