@@ -9,7 +9,8 @@ fuse3 libfuse3-dev pciutils ethtool iproute2 util-linux python3
 ibsim-utils opensm infiniband-diags
 qemu-system-x86 busybox-static cpio kmod ibverbs-utils ibverbs-providers perftest systemd
 chromium clang strace sosreport xz-utils
-dpkg-dev autoconf automake libtool gcc-aarch64-linux-gnu qemu-user-static"
+dpkg-dev autoconf automake libtool gcc-aarch64-linux-gnu qemu-user-static
+build-essential debhelper lintian rpm"
 # make static ARCH=aarch64 links Debian's arm64 static libraries
 # (multiarch: they sit beside the amd64 ones)
 arm64="libc6-dev libzstd-dev libibverbs-dev libibumad-dev libibmad-dev
