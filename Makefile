@@ -6,7 +6,8 @@
 #   make check-vm     only the Soft-RoCE guests under qemu (tests/vm/)
 #   make bench        speed, memory and size figures (tests/bench.sh,
 #                     tests/bench-fabric.sh, tests/bench-pairs.sh,
-#                     tests/bench-analyze.sh, tests/bench-html.sh)
+#                     tests/bench-analyze.sh, tests/bench-html.sh,
+#                     tests/bench-static.sh)
 #   make fuzz         libFuzzer targets, FUZZ_SECONDS=N each (tests/fuzz/)
 #   make static       one rdma-collect with no shared library at all, for
 #                     any Linux node: build-static/rdma-collect-$(ARCH);
@@ -62,7 +63,8 @@ LINK_CFLAGS := -DRDMA_COLLECT_STATIC
 LIBS        := -static $(STATIC_DEPS)/lib/libarchive.a \
                $(STATIC_DEPS)/lib/libpci.a -lzstd -Wl,--start-group \
                -libnetdisc -libmad -libumad $(RDMA_CORE_A) -Wl,--end-group \
-               -lnl-route-3 -lnl-3 -lpthread -lm
+               -lnl-route-3 -lnl-3 -lpthread -lm \
+               -Wl,-Map=$(BUILD)/rdma-collect.map
 RDMA_CORE_VERSION := $(shell dpkg-query -W -f='$${Version}' \
                  libibverbs-dev:$(DEB_ARCH) 2>/dev/null)
 endif
@@ -196,6 +198,11 @@ bench: all $(TOOL_BIN)
 	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv $(if $(N),N=$(N) )tests/bench-analyze.sh $(BUILD)
 	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench-fleet.sh $(BUILD)
 	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv $(if $(N),N=$(N) )tests/bench-html.sh $(BUILD)
+	$(Q)$(MAKE) --no-print-directory static ARCH=$(shell uname -m)
+	$(Q)[ "$(shell uname -m)" != x86_64 ] || \
+		$(MAKE) --no-print-directory static ARCH=aarch64
+	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench-static.sh $(BUILD) \
+		$(abspath $(STATIC_DIR))
 	$(Q)tests/bench-table.sh $(BUILD)/bench.tsv
 
 # libFuzzer targets (tests/fuzz/): `make fuzz FUZZ_SECONDS=N` builds the
