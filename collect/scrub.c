@@ -28,6 +28,32 @@ static int hexval(int c)
 	return -1;
 }
 
+/* the key from /dev/urandom: kernels before 3.17 (RHEL 7's 3.10) have no
+ * getrandom, and the static collector runs there too */
+static int urandom_key(unsigned char key[REDACT_KEY_LEN])
+{
+	size_t got = 0;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return error("cannot make a redaction key: /dev/urandom: %s",
+			     strerror(errno));
+	while (got < REDACT_KEY_LEN) {
+		ssize_t n = read(fd, key + got, REDACT_KEY_LEN - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close(fd);
+			return error("cannot make a redaction key: /dev/urandom: %s",
+				     n ? strerror(errno) : "end of file");
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	return 0;
+}
+
 int scrub_new_key(unsigned char key[REDACT_KEY_LEN])
 {
 	size_t got = 0;
@@ -37,6 +63,8 @@ int scrub_new_key(unsigned char key[REDACT_KEY_LEN])
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno == ENOSYS && !got)
+			return urandom_key(key);
 		if (n <= 0)
 			return error("cannot make a redaction key: getrandom: "
 				     "%s", strerror(errno));
