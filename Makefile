@@ -171,6 +171,15 @@ $(BUILD)/tests/%: tests/tools/%.c
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBS) \
 		$(if $(filter hangfs,$*),$(shell $(PKG_CONFIG) --cflags --libs fuse3 2>/dev/null))
 
+# rxe-add adds rxe0 in the static VM guest, which has no shared library:
+# linked with -static, so without the sanitizers of a check build
+$(BUILD)/tests/rxe-add: tests/tools/rxe-add.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TOOL    $@")
+	$(Q)$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) \
+		$(filter-out -fsanitize% -fno-sanitize%,$(EXTRA_CFLAGS)) \
+		-D_GNU_SOURCE $(LDFLAGS) -static -o $@ $<
+
 tests: all $(UNIT_BIN) $(TOOL_BIN)
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
