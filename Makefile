@@ -3,7 +3,8 @@
 #   make              build both programs in build/
 #   make check        build with -fsanitize=address,undefined -Werror in
 #                     build-check/ and run every test (tests/run.sh)
-#   make check-vm     only the Soft-RoCE guests under qemu (tests/vm/)
+#   make check-vm     only the Soft-RoCE guests under qemu (tests/vm/),
+#                     the static collector's library-free guest among them
 #   make bench        speed, memory and size figures (tests/bench.sh,
 #                     tests/bench-fabric.sh, tests/bench-pairs.sh,
 #                     tests/bench-analyze.sh, tests/bench-html.sh,
@@ -194,8 +195,12 @@ check:
 		EXTRA_CFLAGS="$(SAN_FLAGS) -Werror -O1 -g" tests
 	$(Q)UPDATE=$(UPDATE) TESTS="$(TESTS)" tests/run.sh $(CHECK_BUILD)
 
-# only the Soft-RoCE guests under qemu (tests/cli/vm.sh, tests/vm/)
+# only the Soft-RoCE guests under qemu (tests/cli/vm.sh, tests/vm/); the
+# static collector first, for the library-free guest (where tests/cli/
+# static.sh puts it in a full check; if it cannot be built, that guest is
+# skipped with the reason)
 check-vm:
+	-$(Q)$(MAKE) --no-print-directory static STATIC_DIR=$(CHECK_BUILD)/static
 	$(Q)$(MAKE) --no-print-directory check TESTS=vm
 
 # every figure also goes to $(BUILD)/bench.tsv; the table at the end
