@@ -3,7 +3,8 @@
 #   make              build both programs in build/
 #   make check        build with -fsanitize=address,undefined -Werror in
 #                     build-check/ and run every test (tests/run.sh)
-#   make check-vm     only the Soft-RoCE guests under qemu (tests/vm/)
+#   make check-vm     only the Soft-RoCE guests under qemu (tests/vm/),
+#                     the static collector's library-free guest among them
 #   make bench        speed, memory and size figures (tests/bench.sh,
 #                     tests/bench-fabric.sh, tests/bench-pairs.sh,
 #                     tests/bench-analyze.sh, tests/bench-html.sh,
@@ -171,6 +172,15 @@ $(BUILD)/tests/%: tests/tools/%.c
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBS) \
 		$(if $(filter hangfs,$*),$(shell $(PKG_CONFIG) --cflags --libs fuse3 2>/dev/null))
 
+# rxe-add adds rxe0 in the static VM guest, which has no shared library:
+# linked with -static, so without the sanitizers of a check build
+$(BUILD)/tests/rxe-add: tests/tools/rxe-add.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TOOL    $@")
+	$(Q)$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) \
+		$(filter-out -fsanitize% -fno-sanitize%,$(EXTRA_CFLAGS)) \
+		-D_GNU_SOURCE $(LDFLAGS) -static -o $@ $<
+
 tests: all $(UNIT_BIN) $(TOOL_BIN)
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -185,8 +195,12 @@ check:
 		EXTRA_CFLAGS="$(SAN_FLAGS) -Werror -O1 -g" tests
 	$(Q)UPDATE=$(UPDATE) TESTS="$(TESTS)" tests/run.sh $(CHECK_BUILD)
 
-# only the Soft-RoCE guests under qemu (tests/cli/vm.sh, tests/vm/)
+# only the Soft-RoCE guests under qemu (tests/cli/vm.sh, tests/vm/); the
+# static collector first, for the library-free guest (where tests/cli/
+# static.sh puts it in a full check; if it cannot be built, that guest is
+# skipped with the reason)
 check-vm:
+	-$(Q)$(MAKE) --no-print-directory static STATIC_DIR=$(CHECK_BUILD)/static
 	$(Q)$(MAKE) --no-print-directory check TESTS=vm
 
 # every figure also goes to $(BUILD)/bench.tsv; the table at the end

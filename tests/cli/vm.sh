@@ -16,6 +16,18 @@
 # (as the fixture and live traces do in tests/cli/readonly.sh); a shell
 # traced beside it that breaks each rule is caught.
 #
+# The library-free guest boots beside them: its initramfs holds busybox,
+# the static collector $BUILD/static/rdma-collect-x86_64 (built there by
+# tests/cli/static.sh earlier in the same run, or by make check-vm) and
+# the static test tool tests/tools/rxe-add.c, which adds rxe0 as `rdma
+# link add` would, nothing else (no shared library, no rdma-core: checked
+# on the image).  It has the single guest's MAC and address, so its rxe0
+# has the same GUIDs and GIDs: the views of its bundle equal the single
+# guest's real tools, and its manifest says the verbs, mad and libs
+# sources ran through the linked-in rdma-core.  It boots with the three,
+# not after them nor in a test of its own: alone it takes ~9 s, beside
+# them ~20 s, and the test ~55 s instead of ~65 s on two cores.
+#
 # make check-vm runs only this test; RDMA_VM_CACHE (default
 # ~/.cache/rdma-collect-vm) keeps the kernel and the initramfs, VM_KEEP
 # (default $BUILD/vm) the consoles, the guests' outputs and the bundles.
@@ -28,7 +40,7 @@ fi
 W=${VM_KEEP:-$BUILD/vm}
 rm -rf "$W"
 mkdir -p "$W"
-trap 'vm_stop "$W/single" "$W/a" "$W/b"' EXIT
+trap 'vm_stop "$W/single" "$W/a" "$W/b" "$W/static"' EXIT
 
 t0=$(date +%s)
 if ! vm_guest "$RC" 2>"$W/build-guest.err"; then
@@ -38,7 +50,25 @@ if ! vm_guest "$RC" 2>"$W/build-guest.err"; then
 fi
 ok "guest kernel and initramfs built or cached ($(($(date +%s) - t0)) s)"
 
-# the single node and the pair boot together: 3 guests, ~2 cores of work
+# the library-free guest, when the static collector was built
+SC=$BUILD/static/rdma-collect-x86_64
+guests="single a b"
+if [ ! -x "$SC" ]; then
+	skip "static guest" "no $SC (make static STATIC_DIR=$BUILD/static, or TESTS=\"static vm\")"
+elif ! vm_guest "$SC" static "$BUILD/tests/rxe-add" 2>"$W/build-static.err"; then
+	fail "static guest: kernel and initramfs built"
+	sed 's/^/#   /' "$W/build-static.err"
+else
+	ok "static guest: initramfs built or cached"
+	guests="$guests static"
+fi
+
+# the single node and the pair boot together: 3 guests, ~2 cores of work;
+# the static guest beside them, with the single guest's MAC and address
+case $guests in
+*static) vm_boot "$W/static" static 10.11.0.1/24 "" 52:54:00:11:00:01 \
+	"$W/static.sock" "$W/nobody.sock" "t_host=vm-static" ;;
+esac
 vm_boot "$W/single" single 10.11.0.1/24 "" 52:54:00:11:00:01 \
 	"$W/single.sock" "$W/nobody.sock" "t_host=vm-single"
 vm_cable "$W/single"
@@ -46,13 +76,13 @@ vm_boot "$W/a" server 10.12.0.1/24 10.12.0.2 52:54:00:12:00:01 \
 	"$W/a.sock" "$W/b.sock" "t_host=vm-a t_sample=15"
 vm_boot "$W/b" client 10.12.0.2/24 10.12.0.1 52:54:00:12:00:02 \
 	"$W/b.sock" "$W/a.sock" "t_host=vm-b t_sample=15"
-for d in single a b; do
+for d in $guests; do
 	vm_wait "$W/$d"
 	check_eq "guest $d powered off by itself" "$?" 0
 	echo "# guest $d: $(cat "$W/$d/wall") s from boot to power off"
 done
 S=$W/single/out
-for d in single a b; do
+for d in $guests; do
 	check "guest $d: no step timed out" sh -c \
 		"! grep 'timed out' '$W/$d/out/log.txt' && test -s '$W/$d/out/log.txt'"
 done
@@ -105,10 +135,12 @@ check "ethtool -S eth0: the tool printed counters" test -s "$W/ethtool.tool"
 
 # --- single node: fault cases, as findings ---------------------------------
 
-# findings CASE: "RULE component severity" of every finding at warning or
-# above, and of the rules named in $2 at any severity, sorted
+# findings CASE|BUNDLE: "RULE component severity" of every finding at
+# warning or above, and of the rules named in $2 at any severity, sorted
 findings() {
-	"$RA" report --format json "$(bundle "$1")" 2>/dev/null | python3 -c '
+	local b=$1
+	[ -f "$b" ] || b=$(bundle "$1")
+	"$RA" report --format json "$b" 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 also = sys.argv[1].split()
@@ -262,3 +294,124 @@ d = json.load(open(sys.argv[1]))
 names = sorted(n["node"] for n in d["nodes"])
 assert names == ["vm-a", "vm-b"], names
 ' "$W/pair.json"
+
+# --- the static guest: the static collector with no library at all -------
+
+case $guests in *static) ;; *) return 0 ;; esac
+G=$W/static/out
+# the image: busybox, rdma-collect and rxe-add are its only executables,
+# each without a program interpreter or a NEEDED entry; no shared object,
+# no loader, no rdma-core file (libibverbs.d, a provider, a library)
+mkdir -p "$W/static-root"
+zstd -dc "$VM_INITRD_STATIC" | (cd "$W/static-root" && cpio -id --quiet)
+(cd "$W/static-root" && find . ! -type d | sed 's,^\./,,' | LC_ALL=C sort) \
+	>"$W/static.list"
+check "static guest: no shared library, loader or rdma-core file in it" \
+	sh -c "! grep -E '\\.so(\\.[0-9]+)*\$|ld-linux|libibverbs|rdmav|(^|/)lib(32|64)?/[^m]' \
+		'$W/static.list'"
+elfs=$(cd "$W/static-root" && for f in $(find . -type f ! -name '*.ko'); do
+	readelf -hW "$f" >/dev/null 2>&1 && echo "${f#./}"; done | LC_ALL=C sort |
+	tr '\n' ' ')
+check_eq "static guest: its executables" "$elfs" \
+	"bin/busybox usr/sbin/rdma-collect usr/sbin/rxe-add "
+for f in $elfs; do
+	check "static guest: $f needs no interpreter and no library" sh -c \
+		"! readelf -lW '$W/static-root/$f' | grep INTERP &&
+		 ! readelf -dW '$W/static-root/$f' 2>/dev/null | grep NEEDED"
+done
+ssz=$(stat -c %s "$VM_INITRD_STATIC")
+nsz=$(stat -c %s "$VM_INITRD")
+echo "# initramfs (zstd -3): static guest $ssz bytes, normal guest $nsz bytes"
+ok "static guest: initramfs $((ssz / 1024)) KiB, the normal guest's $((nsz / 1024)) KiB"
+rm -rf "$W/static-root"
+
+for c in healthy sample; do
+	check_eq "static $c: rdma-collect exits 0 in the guest" \
+		"$(cat "$G/$c/collect.rc" 2>/dev/null)" 0
+	check_eq "static $c: no error output" \
+		"$(cat "$G/$c/collect.err" 2>/dev/null)" ""
+	echo "# static guest: rdma-collect ($c) ran $(cat "$G/$c/wall" 2>/dev/null) s"
+done
+ok "static guest: $(cat "$W/static/wall") s from boot to power off," \
+	"rdma-collect $(cat "$G/healthy/wall" 2>/dev/null) s," \
+	"with --sample 2 $(cat "$G/sample/wall" 2>/dev/null) s"
+SB=$(ls "$G/healthy"/*.rdma.tar.zst 2>/dev/null | head -1)
+[ -n "$SB" ] || fail "static healthy: a bundle"
+
+# info BUNDLE SOURCE KEY: the source's status, its reason or one of its notes
+info() {
+	manifest "$1" | python3 -c '
+import json, sys
+s = [s for s in json.load(sys.stdin)["sources"] if s["name"] == sys.argv[1]]
+k = sys.argv[2]
+if s:
+    print(s[0][k] if k in ("status", "reason") else s[0]["notes"].get(k, ""))
+' "$2" "$3"
+}
+linked() {	# WHAT NOTE FILE: ok when NOTE says FILE is linked in
+	case $2 in
+	"$3, linked in (rdma-core "[0-9]*")") ok "$1 ($2)" ;;
+	*) fail "$1"; echo "#   got: '$2'" ;;
+	esac
+}
+check "static healthy: every source ok or absent" sources_done "$SB"
+check_eq "static healthy: no finding at warning or above" "$(findings "$SB")" ""
+check_eq "static healthy: verbs ok" "$(info "$SB" verbs status)" ok
+linked "static healthy: libibverbs linked in" "$(info "$SB" verbs libibverbs.file)" \
+	libibverbs.so.1
+check "static healthy: verbs/rxe0.json has port 1 ACTIVE (state 4)" python3 -c '
+import json, sys, subprocess
+d = json.loads(subprocess.run(["tar", "--zstd", "-xOf", sys.argv[1],
+    "rdma-collect/verbs/rxe0.json"], capture_output=True, check=True).stdout)
+assert d["status"] == "ok", d["status"]
+assert [(p["port"], p["state"]) for p in d["ports"]] == [(1, 4)], d["ports"]
+' "$SB"
+# libs: each library found in the binary itself
+check_eq "static healthy: libs ok" "$(info "$SB" libs status)" ok
+for l in libibumad.so.3 libibmad.so.5 libibnetdisc.so.5; do
+	n=${l%%.so*}
+	check_eq "static healthy: libs says $n ok" "$(info "$SB" libs $n)" ok
+	linked "static healthy: libs says $n linked in" "$(info "$SB" libs $n.file)" $l
+done
+# mad: libibumad and libibmad loaded from the binary, then no InfiniBand
+# port on a RoCE device (not "cannot be loaded")
+check_eq "static healthy: mad absent" "$(info "$SB" mad status)" absent
+check_eq "static healthy: mad's reason: no InfiniBand port" \
+	"$(info "$SB" mad reason)" "no InfiniBand port"
+check_eq "static healthy: mad loaded libibumad and libibmad" \
+	"$(info "$SB" mad libibumad) $(info "$SB" mad libibmad)" "ok ok"
+# netlink: rtnetlink's address dump and the DCB query (rdmanet.c).  The
+# RDMA netlink device dump of the linked-in libibverbs (through libnl) is
+# not traced here, as this guest has no strace: verbs ok is its evidence
+check "static healthy: net/addresses.json (rtnetlink) has 10.11.0.1/24 on eth0" \
+	python3 -c '
+import json, sys, subprocess
+d = json.loads(subprocess.run(["tar", "--zstd", "-xOf", sys.argv[1],
+    "rdma-collect/net/addresses.json"], capture_output=True, check=True).stdout)
+assert any(a["ifname"] == "eth0" and a["address"] == "10.11.0.1" and
+           a["prefixlen"] == 24 for a in d), d
+' "$SB"
+check "static healthy: dcb/eth0.json (rtnetlink DCB) answered: no DCB on virtio" sh -c \
+	"tar --zstd -xOf '$SB' rdma-collect/dcb/eth0.json | grep -q '\"ieee\": \"EOPNOTSUPP\"'"
+# the views against the single guest's real tools: the same MAC, address
+# and MTU make the same rxe0
+sview() {
+	local f=$W/static-view-$1
+	"$RA" show "$SB" "$@" >"$f" 2>&1
+	echo "$f"
+}
+check "static healthy: rdma link show names rxe0" grep -q '^link rxe0/1 ' \
+	"$(sview rdma link show)"
+same "static healthy: ibv_devinfo -v view = the single guest's tool" \
+	"$S/healthy/ibv_devinfo.txt" "$(sview ibv_devinfo -v)"
+same "static healthy: ibstat view = the single guest's tool" \
+	"$S/healthy/ibstat.txt" "$(sview ibstat)"
+same "static healthy: show_gids view = the single guest's tool" \
+	"$S/healthy/show_gids.txt" "$(sview show_gids)"
+same "static healthy: rdma link show view = the single guest's tool" \
+	"$S/healthy/rdma-link.txt" "$(sview rdma link show)"
+# --sample 2: the counters read twice
+SB2=$(ls "$G/sample"/*.rdma.tar.zst 2>/dev/null | head -1)
+check_eq "static sample: the sample source ok" \
+	"$(src_status "$SB2" sample 2>/dev/null)" ok
+check "static sample: every source ok or absent" sources_done "$SB2"

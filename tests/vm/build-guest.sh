@@ -1,10 +1,18 @@
 #!/bin/bash
-# tests/vm/build-guest.sh COLLECTOR CACHE: build (or find in CACHE) the
-# Soft-RoCE guest: Debian's kernel plus an initramfs holding busybox, the
-# rdma-core tools the test compares against, perftest, strace (the
-# read-only proof) and COLLECTOR (an rdma-collect binary, any build: its
-# shared libraries come along, the sanitizer runtimes of a `make check`
+# tests/vm/build-guest.sh COLLECTOR CACHE [static RXE_ADD]: build (or find
+# in CACHE) the Soft-RoCE guest: Debian's kernel plus an initramfs holding
+# busybox, the rdma-core tools the test compares against, perftest, strace
+# (the read-only proof) and COLLECTOR (an rdma-collect binary, any build:
+# its shared libraries come along, the sanitizer runtimes of a `make check`
 # build included).
+#
+# With `static`, the library-free guest instead: its initramfs holds
+# busybox-static, the kernel modules, COLLECTOR (which must be the static
+# collector of `make static`) as /usr/sbin/rdma-collect, RXE_ADD
+# (tests/tools/rxe-add.c, also static) and tests/vm/init-static as /init,
+# and nothing else: no program interpreter, no shared library, no
+# rdma-core file.  Either static executable is refused if it names an
+# interpreter.
 #
 # Prints two lines: the kernel image and the initramfs.  Nothing is
 # installed on the host: the kernel .deb is downloaded and only what the
@@ -15,11 +23,16 @@
 #   CACHE/initramfs-<key>.cpio.zst       key: the kernel layer, the versions
 #       of every host package copied in, the collector binary, this script
 #       and tests/vm/init
+#   CACHE/initramfs-static-<key>.cpio.zst   the same for the static guest
+#       (busybox-static's version, both static executables, init-static)
+# The newest three images of each kind are kept.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 COLLECTOR=$1
 CACHE=$2
+MODE=${3:-}
+RXE_ADD=${4:-}
 ARCH_LIB=/usr/lib/x86_64-linux-gnu
 
 # the packages whose files go into the guest (their versions key the cache)
@@ -168,7 +181,47 @@ build_initramfs() {
 	rm -rf "$root"
 }
 
+# build_static_initramfs OUT KDIR: the library-free guest's image
+build_static_initramfs() {
+	local out=$1 kdir=$2 root a
+	root=$(mktemp -d "$CACHE/.root.XXXXXX")
+	chmod 0755 "$root"
+	mkdir -p "$root"/{bin,sbin,usr/sbin,etc,proc,sys,dev,tmp,root,out,lib}
+	cp -a "$kdir/lib/modules" "$root/lib/"
+	cp /bin/busybox "$root/bin/busybox"
+	for a in $(/bin/busybox --list); do
+		[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
+	done
+	ln -s ../bin/busybox "$root/sbin/modprobe"
+	cp "$COLLECTOR" "$root/usr/sbin/rdma-collect"
+	cp "$RXE_ADD" "$root/usr/sbin/rxe-add"
+	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
+	echo "root:x:0:" >"$root/etc/group"
+	printf '127.0.0.1 localhost\n' >"$root/etc/hosts"
+	install -m 0755 "$HERE/init-static" "$root/init"
+	(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --quiet) | zstd -q -3 -T0 >"$out.tmp"
+	mv "$out.tmp" "$out"
+	rm -rf "$root"
+}
+
+# is_static FILE: an ELF executable without a program interpreter
+is_static() {
+	[ -x "$1" ] && readelf -hW "$1" >/dev/null 2>&1 &&
+		! readelf -lW "$1" | grep INTERP >/dev/null
+}
+
 [ -x "$COLLECTOR" ] || die "no collector at '$COLLECTOR'"
+case $MODE in
+'') ;;
+static)
+	is_static "$COLLECTOR" || die "$COLLECTOR: not a static executable"
+	is_static "$RXE_ADD" || die "rxe-add '$RXE_ADD': not a static executable"
+	GUEST_PKGS=busybox-static
+	is_static /bin/busybox || die "/bin/busybox is not busybox-static's"
+	;;
+*) die "unknown mode '$MODE' (static, or none)" ;;
+esac
 mkdir -p "$CACHE"
 # one builder at a time per cache: test runs in parallel share it
 exec 9>"$CACHE/.lock"
@@ -183,13 +236,27 @@ grep -q '^CONFIG_RD_ZSTD=y' "$kdir/config" || die "kernel without CONFIG_RD_ZSTD
 
 versions=$(dpkg-query -W -f='${Package} ${Version}\n' $GUEST_PKGS 2>&1) ||
 	die "guest packages missing (tests/install-deps.sh): $versions"
-key=$({ echo "$kdir"; echo "$versions"; sha "$(readlink -f "$COLLECTOR")";
-	sha "$HERE/init" "$0"; } | sha | cut -c1-16)
-img=$CACHE/initramfs-$key.cpio.zst
+if [ "$MODE" = static ]; then
+	key=$({ echo "$kdir static"; echo "$versions"; sha "$COLLECTOR";
+		sha "$RXE_ADD" "$HERE/init-static" "$0"; } | sha | cut -c1-16)
+	kind=initramfs-static-
+else
+	key=$({ echo "$kdir"; echo "$versions"; sha "$(readlink -f "$COLLECTOR")";
+		sha "$HERE/init" "$0"; } | sha | cut -c1-16)
+	kind=initramfs-
+fi
+img=$CACHE/$kind$key.cpio.zst
 if [ ! -f "$img" ]; then
-	build_initramfs "$img" "$kdir"
-	# keep the newest few images only: every collector build makes one
-	ls -t "$CACHE"/initramfs-*.cpio.zst | tail -n +4 | xargs -r rm -f
+	if [ "$MODE" = static ]; then
+		build_static_initramfs "$img" "$kdir"
+	else
+		build_initramfs "$img" "$kdir"
+	fi
+	# keep the newest few images of this kind only: every collector
+	# build makes one (the key is 16 hex digits: the pattern of one
+	# kind does not match the other's names)
+	ls -t "$CACHE/$kind"????????????????.cpio.zst | tail -n +4 |
+		xargs -r rm -f
 fi
 echo "$kdir/vmlinuz"
 echo "$img"

@@ -2,7 +2,9 @@
 #
 #   vm_have || skip "..."                  # what is missing, in $VM_MISSING
 #   vm_guest COLLECTOR                     # kernel + initramfs (cached)
+#   vm_guest COLLECTOR static RXE_ADD      # the library-free guest's
 #   vm_boot DIR ROLE IP PEER MAC LSOCK RSOCK [APPEND]   # in the background
+#                                          # (ROLE static: that guest)
 #   vm_cable DIR                           # pull/plug its cable on request
 #   vm_wait DIR                            # qemu's exit; results in DIR/out
 #   vm_stop DIR...                         # kill what is still running
@@ -11,7 +13,7 @@
 # sockets are cross-connected, a single guest sends to a socket nobody
 # binds (its carrier is up all the same, so rxe0 goes ACTIVE).  Nothing
 # reaches the host's network.  Results come back as a tar archive the
-# guest writes onto a raw disk (tests/vm/init).
+# guest writes onto a raw disk (tests/vm/init, tests/vm/init-static).
 
 VM_DIR=$TOP/tests/vm
 VM_CACHE=${RDMA_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdma-collect-vm}
@@ -30,17 +32,24 @@ vm_have() {
 	[ -z "$VM_MISSING" ]
 }
 
-# vm_guest COLLECTOR: sets VM_KERNEL and VM_INITRD
+# vm_guest COLLECTOR: sets VM_KERNEL and VM_INITRD; vm_guest COLLECTOR
+# static RXE_ADD: VM_KERNEL and VM_INITRD_STATIC
 vm_guest() {
 	local out
-	out=$(PATH=$PATH:/sbin:/usr/sbin "$VM_DIR/build-guest.sh" "$1" "$VM_CACHE") ||
-		return 1
+	out=$(PATH=$PATH:/sbin:/usr/sbin "$VM_DIR/build-guest.sh" "$1" \
+		"$VM_CACHE" ${2:+"$2" "$3"}) || return 1
 	VM_KERNEL=$(echo "$out" | sed -n 1p)
-	VM_INITRD=$(echo "$out" | sed -n 2p)
+	if [ "${2:-}" = static ]; then
+		VM_INITRD_STATIC=$(echo "$out" | sed -n 2p)
+	else
+		VM_INITRD=$(echo "$out" | sed -n 2p)
+	fi
 }
 
 vm_boot() {
 	local dir=$1 role=$2 ip=$3 peer=$4 mac=$5 lsock=$6 rsock=$7 extra=${8:-}
+	local initrd=$VM_INITRD
+	[ "$role" = static ] && initrd=$VM_INITRD_STATIC
 	mkdir -p "$dir"
 	rm -f "$dir/out.img" "$lsock"
 	truncate -s 64M "$dir/out.img"
@@ -58,7 +67,7 @@ vm_boot() {
 			-pidfile "$dir/qemu.pid" \
 			-serial stdio -chardev pipe,id=mon,path="$dir/mon" \
 			-mon chardev=mon,mode=readline \
-			-kernel "$VM_KERNEL" -initrd "$VM_INITRD" \
+			-kernel "$VM_KERNEL" -initrd "$initrd" \
 			-append "console=ttyS0 panic=-1 quiet loglevel=4 t_role=$role t_ip=$ip t_peer=$peer $extra" \
 			-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1 \
 			-netdev dgram,id=n0,local.type=unix,local.path="$lsock",remote.type=unix,remote.path="$rsock" \
