@@ -791,8 +791,9 @@ static int eye_low(struct rctx *rc)
 	"AND NOT " DOWN_ON_PURPOSE("p") " GROUP BY c.bundle_id, c.ibdev, "    \
 	"c.port ORDER BY c.bundle_id, c.ibdev, c.port"
 
-/* speeds in order; the HCA types' best InfiniBand speed (refdata 04: hca_type
- * is MT + the PCI device id in decimal); Ethernet-only parts are absent */
+/* speeds in order; the HCA types' best InfiniBand speed (hca_type is MT +
+ * the PCI device id in decimal: hca_type_show() of the kernel's
+ * drivers/infiniband/hw/mlx5/main.c); Ethernet-only parts are absent */
 #define SPEED_RANK(s)                                                         \
 	"CASE " s " WHEN 'SDR' THEN 1 WHEN 'DDR' THEN 2 WHEN 'QDR' THEN 3 "   \
 	"WHEN 'FDR10' THEN 4 WHEN 'FDR' THEN 5 WHEN 'EDR' THEN 6 WHEN 'HDR' " \
