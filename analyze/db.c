@@ -8,15 +8,38 @@
 #include "db.h"
 #include "log.h"
 
-#define CACHE_SIZE 1024
+/* The statement cache: one prepared statement per (connection, SQL text),
+ * kept for the process's life (load runs a few hundred statements, each
+ * thousands of times).  Keyed by the text, not by its address: a statement
+ * built in a buffer and then another built in the same buffer are two
+ * statements.  Open addressing over CACHE_SLOTS slots, at most CACHE_MAX
+ * of them used so that a probe stays short.
+ *
+ * A full cache does not evict: a statement db_query() handed out is
+ * stepped across other db_* calls (a rule's loop, a report's nested
+ * queries), and one that is not yet stepped or already done is not "busy"
+ * to SQLite, so no eviction could tell it is still held.  Past CACHE_MAX,
+ * a statement is prepared for the one call and finalized after it (by
+ * db_done() for db_query()'s): slower, never wrong.  The program's own
+ * statements are far fewer than CACHE_MAX. */
+#define CACHE_SLOTS 2048
+#define CACHE_MAX 1536
 
 struct cached {
 	sqlite3 *db;
-	const char *sql;
+	char *sql;		/* our copy: the key */
+	size_t len;
+	uint64_t hash;
 	sqlite3_stmt *st;
 };
 
-static struct cached cache[CACHE_SIZE];
+static struct cached cache[CACHE_SLOTS];
+static size_t cached_n;
+
+/* statements prepared past CACHE_MAX that db_query() handed out, until
+ * db_done() (or db_close()) finalizes them */
+static sqlite3_stmt **loose;
+static size_t loose_n, loose_alloc;
 
 int db_run(sqlite3 *db, const char *sql)
 {
@@ -222,51 +245,123 @@ bad:
 	return NULL;
 }
 
-void db_close(sqlite3 *db)
+/* where the text's probe starts: FNV-1a's multiply a word (8 bytes) at a
+ * time, the high half folded back each step, the connection and length
+ * mixed in.  A byte at a time, hashing the load's multi-row INSERTs
+ * (up to a few KiB of text, once a call) was 1% of its instructions and
+ * more of its time (a multiply's latency per byte) */
+static uint64_t sql_hash(const sqlite3 *db, const char *sql, size_t len)
 {
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)(uintptr_t)db ^ len;
+	uint64_t w;
 	size_t i;
 
-	for (i = 0; i < CACHE_SIZE; i++) {
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, sql + i, 8);
+		h = (h ^ w) * 1099511628211ULL;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, sql + i, len - i);
+	h = (h ^ w) * 1099511628211ULL;
+	return h ^ (h >> 32);
+}
+
+static struct cached *slot_of(const sqlite3 *db, const char *sql, size_t len,
+			      uint64_t h)
+{
+	size_t i = (size_t)(h % CACHE_SLOTS);
+	struct cached *c;
+
+	for (c = &cache[i]; c->db; c = &cache[i]) {
+		if (c->db == db && c->hash == h && c->len == len &&
+		    !memcmp(c->sql, sql, len))
+			break;
+		i = (i + 1) % CACHE_SLOTS;
+	}
+	return c;
+}
+
+/* drop the connection's statements; the others are put back in their
+ * slots (a hole would cut the probe of an entry that moved past it) */
+static void cache_drop(sqlite3 *db)
+{
+	struct cached *keep = xmalloc((cached_n + 1) * sizeof(*keep));
+	size_t i, n = 0;
+
+	for (i = 0; i < CACHE_SLOTS; i++) {
+		if (!cache[i].db)
+			continue;
 		if (cache[i].db == db) {
 			sqlite3_finalize(cache[i].st);
-			memset(&cache[i], 0, sizeof(cache[i]));
+			free(cache[i].sql);
+		} else {
+			keep[n++] = cache[i];
+		}
+		memset(&cache[i], 0, sizeof(cache[i]));
+	}
+	for (i = 0; i < n; i++)
+		*slot_of(keep[i].db, keep[i].sql, keep[i].len,
+			 keep[i].hash) = keep[i];
+	cached_n = n;
+	free(keep);
+}
+
+void db_close(sqlite3 *db)
+{
+	size_t i = 0;
+
+	cache_drop(db);
+	while (i < loose_n) {
+		if (sqlite3_db_handle(loose[i]) == db) {
+			sqlite3_finalize(loose[i]);
+			loose[i] = loose[--loose_n];
+		} else {
+			i++;
 		}
 	}
 	sqlite3_close(db);
 }
 
-static sqlite3_stmt *prepare(sqlite3 *db, const char *sql)
+/* the statement of sql on db; *once is set when it is not cached (the
+ * cache is full) and must be finalized after this use */
+static sqlite3_stmt *prepare(sqlite3 *db, const char *sql, int *once)
 {
-	size_t h = ((uintptr_t)sql >> 3) % CACHE_SIZE, i;
+	struct cached *c;
 	sqlite3_stmt *st;
+	uint64_t h;
+	size_t len;
 
-	for (i = 0; i < CACHE_SIZE; i++) {
-		struct cached *c = &cache[(h + i) % CACHE_SIZE];
-
-		if (c->db == db && c->sql == sql)
-			return c->st;
-		if (!c->db) {
-			if (sqlite3_prepare_v3(db, sql, -1,
-					       SQLITE_PREPARE_PERSISTENT, &st,
-					       NULL) != SQLITE_OK)
-				die("SQL error: %s in: %.200s", sqlite3_errmsg(db),
-				    sql);
-			c->db = db;
-			c->sql = sql;
-			c->st = st;
-			return st;
-		}
+	len = strlen(sql);
+	h = sql_hash(db, sql, len);
+	c = slot_of(db, sql, len, h);
+	if (c->db) {
+		*once = 0;
+		return c->st;
 	}
-	die("statement cache full");
+	*once = cached_n >= CACHE_MAX;
+	if (sqlite3_prepare_v3(db, sql, -1, *once ? 0 :
+			       SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK)
+		die("SQL error: %s in: %.200s", sqlite3_errmsg(db), sql);
+	if (*once)
+		return st;
+	c->db = db;
+	c->sql = xstrdup(sql);
+	c->len = len;
+	c->hash = h;
+	c->st = st;
+	cached_n++;
+	return st;
 }
 
 /* bind one argument per type letter ('n' takes none); text is copied
  * by SQLite unless the caller keeps it alive until the statement is reset
  * (keep = SQLITE_STATIC) */
 static sqlite3_stmt *bind(sqlite3 *db, const char *sql, const char *types,
-			  const union db_arg *a, sqlite3_destructor_type keep)
+			  const union db_arg *a, sqlite3_destructor_type keep,
+			  int *once)
 {
-	sqlite3_stmt *st = prepare(db, sql);
+	sqlite3_stmt *st = prepare(db, sql, once);
 	int i;
 
 	sqlite3_reset(st);
@@ -315,7 +410,7 @@ static sqlite3_stmt *bind(sqlite3 *db, const char *sql, const char *types,
 #define MAX_ARGS 64
 
 static sqlite3_stmt *vbind(sqlite3 *db, const char *sql, const char *types,
-			   va_list ap)
+			   va_list ap, int *once)
 {
 	union db_arg a[MAX_ARGS];
 	size_t i, n = 0;
@@ -337,32 +432,47 @@ static sqlite3_stmt *vbind(sqlite3 *db, const char *sql, const char *types,
 			break;
 		}
 	}
-	return bind(db, sql, types, a, SQLITE_TRANSIENT);
+	return bind(db, sql, types, a, SQLITE_TRANSIENT, once);
 }
 
-static int step_done(sqlite3 *db, sqlite3_stmt *st)
+/* the end of a statement's use: reset for the next, or finalized when
+ * it was prepared for this one use */
+static void release(sqlite3_stmt *st, int once)
+{
+	if (once)
+		sqlite3_finalize(st);
+	else
+		sqlite3_reset(st);
+}
+
+static int step_done(sqlite3 *db, sqlite3_stmt *st, int once)
 {
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		;
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
+	if (rc != SQLITE_DONE)
 		error("database: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	return 0;
+	release(st, once);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
-
 int db_exec_args(sqlite3 *db, const char *sql, const char *types,
 		 const union db_arg *a)
 {
-	return step_done(db, bind(db, sql, types, a, SQLITE_STATIC));
+	sqlite3_stmt *st;
+	int once;
+
+	st = bind(db, sql, types, a, SQLITE_STATIC, &once);
+	return step_done(db, st, once);
 }
 
 int db_vexec(sqlite3 *db, const char *sql, const char *types, va_list ap)
 {
-	return step_done(db, vbind(db, sql, types, ap));
+	sqlite3_stmt *st;
+	int once;
+
+	st = vbind(db, sql, types, ap, &once);
+	return step_done(db, st, once);
 }
 
 int db_exec(sqlite3 *db, const char *sql, const char *types, ...)
@@ -380,15 +490,32 @@ sqlite3_stmt *db_query(sqlite3 *db, const char *sql, const char *types, ...)
 {
 	sqlite3_stmt *st;
 	va_list ap;
+	int once;
 
 	va_start(ap, types);
-	st = vbind(db, sql, types, ap);
+	st = vbind(db, sql, types, ap, &once);
 	va_end(ap);
+	if (once) {
+		if (loose_n == loose_alloc) {
+			loose_alloc = loose_alloc ? 2 * loose_alloc : 16;
+			loose = xrealloc(loose, loose_alloc * sizeof(*loose));
+		}
+		loose[loose_n++] = st;
+	}
 	return st;
 }
 
 void db_done(sqlite3_stmt *st)
 {
+	size_t i;
+
+	for (i = 0; i < loose_n; i++) {
+		if (loose[i] == st) {
+			loose[i] = loose[--loose_n];
+			sqlite3_finalize(st);
+			return;
+		}
+	}
 	sqlite3_reset(st);
 }
 
@@ -397,12 +524,13 @@ int64_t db_int(sqlite3 *db, const char *sql, const char *types, ...)
 	sqlite3_stmt *st;
 	int64_t v = 0;
 	va_list ap;
+	int once;
 
 	va_start(ap, types);
-	st = vbind(db, sql, types, ap);
+	st = vbind(db, sql, types, ap, &once);
 	va_end(ap);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	release(st, once);
 	return v;
 }

@@ -1,9 +1,9 @@
 /* db: the SQLite database (schema/NNN-name.sql, migrated by PRAGMA user_version)
  * and one way to run a statement with bound parameters.
  *
- * db_exec(db, sql, types, ...) prepares sql once (cached by the pointer:
- * pass string literals), binds one argument per letter of types and steps
- * to the end:
+ * db_exec(db, sql, types, ...) prepares sql once per connection (the
+ * cache is keyed by the text: sql may be built in a buffer), binds one
+ * argument per letter of types and steps to the end:
  *   i  int64_t        (pass (int64_t) casts: varargs)
  *   N  int64_t, a negative value binds NULL (absent)
  *   d  double
@@ -44,8 +44,9 @@ union db_arg {
 };
 int db_exec_args(sqlite3 *db, const char *sql, const char *types,
 		 const union db_arg *a);
-/* a cached statement with the parameters bound, ready for sqlite3_step;
- * reset it with db_done() when finished */
+/* a statement with the parameters bound, ready for sqlite3_step; give it
+ * back with db_done() when finished (it resets a cached statement and
+ * finalizes one prepared past a full cache) */
 sqlite3_stmt *db_query(sqlite3 *db, const char *sql, const char *types, ...);
 void db_done(sqlite3_stmt *st);
 /* run plain SQL (no parameters): schema, BEGIN/COMMIT */

@@ -53,7 +53,7 @@ uint64_t hist_max(unsigned width);
  * hw_dev), netdev_stats.source (ethtool, sysfs) or a mad_counters group
  * (PortCounters, PortCountersExtended).  width: bits (a PMA data counter
  * is 32 bits in the basic table, 64 in the extended one: value tells);
- * error: an error counter of CHECKS.md's history conventions.  Returns -1
+ * error: an error counter (schema/REPORT.md, conventions).  Returns -1
  * for a value that is not a counter (PortSelect, CounterSelect). */
 struct hist_counter {
 	unsigned width;

@@ -6,8 +6,9 @@
  *
  * `config` is the hex dump when the text has one (-xxx, -xxxx: then the
  * bytes are the device's own).  Otherwise it is the configuration space
- * lspci's text describes, laid out at the offsets lspci printed (ls-caps.c,
- * ls-ecaps.c; refdata 04): the header, the capability chain, the PCI
+ * lspci's text describes, laid out at the offsets lspci printed (pciutils
+ * ls-caps.c cap_express_link() and cap_express_link2(), ls-ecaps.c cap_acs()
+ * and cap_aer(), lib/header.h): the header, the capability chain, the PCI
  * Express capability's DevCap/DevCtl/LnkCap/LnkCtl/LnkSta/LnkCap2/LnkCtl2/
  * LnkSta2 and the extended chain with ACS's capability and control and
  * AER's header, so pcicfg.c decodes what lspci showed.  A space lspci

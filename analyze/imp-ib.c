@@ -1,10 +1,12 @@
 /* imp-ib: the InfiniBand tools' text turned into the bundle entries
  * rdma-collect writes for the same facts (schema/BUNDLE.md), so an import
  * of pasted outputs, a sos report or a sysinfo-snapshot reads like a
- * bundle.  Each parser knows one tool, in every version refdata 05 (and 01
- * for the sysfs strings) documents, checked against rdma-core's
- * devinfo.c, ibstat.c, sminfo.c, perfquery.c, iblinkinfo.c and
- * MLNX_OFED's show_gids and ibdev2netdev.
+ * bundle.  Each parser knows one tool in the forms its source prints
+ * (rdma-core libibverbs/examples/devinfo.c, infiniband-diags/ibstat.c,
+ * sminfo.c, perfquery.c with libibmad/dump.c's dot padding, iblinkinfo.c;
+ * mlnx-tools' show_gids; MLNX_OFED's ofed_scripts/ibdev2netdev), the
+ * sysfs strings as the kernel's drivers/infiniband/core/sysfs.c writes
+ * them, and the real pastes of tests/real/ib-*.
  *
  * File names, as imp_normalize() leaves them (spaces and underscores one
  * '_', .txt/.out/.log dropped; '*' is one or more characters, given to the

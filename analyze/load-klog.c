@@ -1,9 +1,13 @@
 /* load-klog: the kernel log into the klog table, one row per record, with
  * the PCI address it names and what RDMA checks read it for.
  *
- * Categories (klog.category; the exact formats are those of mlx5_core,
- * mlx5_ib, the PCI core, the IOMMU drivers and nvidia-peermem as
- * ../shared/refdata/03 and 07 quote them, old and new forms):
+ * Categories (klog.category; the exact formats, old and new, are those
+ * the kernel prints: drivers/net/ethernet/mellanox/mlx5/core/health.c,
+ * events.c port_module(), pagealloc.c, cmd.c, main.c; drivers/infiniband/
+ * hw/mlx5/cq.c; drivers/pci/pci.c __pcie_print_link_status();
+ * drivers/iommu/iommu.c and intel/dmar.c, amd/iommu.c; NVIDIA's
+ * kernel-open/nvidia-peermem/nvidia-peermem.c; and the real logs of
+ * tests/real/host-dmesg-*):
  *   fw_reset      firmware health and recovery: "Health issue observed, ..."
  *                 (new) and every print_health_info line (assert_var[N],
  *                 synd 0x.., fw_ver, ... also the old form without header),

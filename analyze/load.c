@@ -60,7 +60,7 @@ int ld_fact(struct ld *l, const char *key, const char *value,
 /* --- rows recorded by a reader, inserted by the writer --- */
 
 struct row {
-	const char *sql, *types;	/* literals: the statement cache key */
+	const char *sql, *types;	/* literals: kept until the replay */
 	size_t arg;			/* first argument in args */
 };
 
@@ -151,8 +151,9 @@ static void log_release(struct rowlog *g)
  * (tuple), ..." of up to MULTI_MAX rows (a power of two, so that each
  * statement has at most 6 forms in SQLite's statement cache): the same rows
  * in the same order, each statement's setup, bindings reset and step paid
- * once a group.  A group's texts live as long as the process: the
- * statement cache keys statements by their text's address. */
+ * once a group.  A group's texts are made once and live as long as the
+ * process, keyed here by the one-row statement's address (ld_exec() takes
+ * literals only). */
 
 #define MULTI_MAX 32
 #define MULTI_FORMS 128

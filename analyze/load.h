@@ -38,7 +38,8 @@ struct ld {
  * value is replaced with the real id when the writer inserts the row */
 #define LD_BID (INT64_MIN + 0x7e57)
 
-/* run sql with bound arguments (db_exec's letters) now, or record it */
+/* run sql with bound arguments (db_exec's letters) now, or record it;
+ * sql and types are string literals (the record keeps the pointers) */
 int ld_exec(struct ld *l, const char *sql, const char *types, ...);
 
 struct extractor {

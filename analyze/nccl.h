@@ -1,4 +1,6 @@
-/* nccl: NCCL log lines of every version since 2.3 (refdata 06), one line
+/* nccl: NCCL log lines of every version since 2.3 (NVIDIA/nccl src/debug.cc
+ * for the prefix; src/transport/net_ib.cc, later net_ib/{init,connect,p2p}.cc
+ * for the IB lines; tests/real/nccl-* for real logs), one line
  * at a time, and NCCL_IB_HCA as NCCL applies it.
  *
  * nccl_parse_line() recognises the lines an RDMA diagnosis reads: the IB

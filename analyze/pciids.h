@@ -1,6 +1,6 @@
-/* pciids: the pci.ids names (2025.06.21, refdata 04 D) of the vendors,
- * devices and classes the project meets, both ways: lspci's view prints
- * them, the lspci importer reads them back from output without -n. */
+/* pciids: the names of pciutils' pci.ids (version 2025.06.21) of the
+ * vendors, devices and classes the project meets, both ways: lspci's view
+ * prints them, the lspci importer reads them back from output without -n. */
 #ifndef RDMA_ANALYZE_PCIIDS_H
 #define RDMA_ANALYZE_PCIIDS_H
 

@@ -1,5 +1,7 @@
 /* perftest: the outputs of ib_write_bw, ib_send_bw, ib_read_bw and the
- * latency tests (ib_send_lat ...), as refdata 05 documents them: the
+ * latency tests (ib_send_lat ...), as linux-rdma/perftest prints them
+ * (src/perftest_parameters.h: REPORT_FMT and its headers; tests/real/
+ * perftest-* for real runs): the
  * banner ("RDMA_Write BW Test"), the header (Device, Transport type,
  * Connection type, Link type), CUDA lines (--use_cuda), the BW table with
  * MB/sec (before perftest 24.07), MiB/sec or Gb/sec (--report_gbits)

@@ -1,4 +1,4 @@
-/* rules-hca: layer 1 of CHECKS.md: the HCA's firmware and the physical
+/* rules-hca: layer 1 (hca) of the rules: the HCA's firmware and the physical
  * link, from the kernel log (klog, load-klog.c), the port counters
  * (counters, kind 'pma') and mlxlink outputs (phy, load-phy.c).
  *
@@ -274,7 +274,7 @@ static int klog_device_events(struct rctx *rc, const struct klog_kind *k)
  * health compromised - reached miss count"; or print_health_info's dump of
  * a non-zero syndrome: "Health issue observed, <syndrome>, severity(N)",
  * its assert_var/synd lines, old form without the header too; the
- * syndrome CHECKS.md names, "firmware internal error") */
+ * syndrome "firmware internal error"; schema/REPORT.md, conventions) */
 static const char *const fw_health_failed[] = {
 	"health compromised", "print_health_info:", "Health issue observed",
 	"firmware internal error", NULL,
@@ -791,8 +791,9 @@ static int eye_low(struct rctx *rc)
 	"AND NOT " DOWN_ON_PURPOSE("p") " GROUP BY c.bundle_id, c.ibdev, "    \
 	"c.port ORDER BY c.bundle_id, c.ibdev, c.port"
 
-/* speeds in order; the HCA types' best InfiniBand speed (refdata 04: hca_type
- * is MT + the PCI device id in decimal); Ethernet-only parts are absent */
+/* speeds in order; the HCA types' best InfiniBand speed (hca_type is MT +
+ * the PCI device id in decimal: hca_type_show() of the kernel's
+ * drivers/infiniband/hw/mlx5/main.c); Ethernet-only parts are absent */
 #define SPEED_RANK(s)                                                         \
 	"CASE " s " WHEN 'SDR' THEN 1 WHEN 'DDR' THEN 2 WHEN 'QDR' THEN 3 "   \
 	"WHEN 'FDR10' THEN 4 WHEN 'FDR' THEN 5 WHEN 'EDR' THEN 6 WHEN 'HDR' " \

@@ -1,9 +1,8 @@
 /* rules-klog-extra: the kernel-log faults of an RDMA node that the
- * catalogue's layer 1-2 checks do not read (CHECKS.md, "Kernel log
- * faults"): an mlx5 function that failed to probe (DRIVER_PROBE_FAILED),
- * firmware commands that failed or timed out on a function that did
- * probe (FW_CMD_FAILED), and a kernel oops, BUG, panic or WARNING whose
- * report runs through RDMA code (KERNEL_OOPS).
+ * layer 1-2 rules do not read: an mlx5 function that failed to probe
+ * (DRIVER_PROBE_FAILED), firmware commands that failed or timed out on a
+ * function that did probe (FW_CMD_FAILED), and a kernel oops, BUG, panic
+ * or WARNING whose report runs through RDMA code (KERNEL_OOPS).
  *
  * They read the klog table as FW_RESET does (load-klog.c's categories
  * probe_fail and mlx5_cmd); one device, one finding: a command failure

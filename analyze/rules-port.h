@@ -1,7 +1,7 @@
 /* rules-port: whether a port that is not ACTIVE is down on purpose or
  * should be up, as SQL over a ports row; shared by PORT_DOWN (rules-verbs.c)
  * and the physical-layer rules that never judge a port down on purpose
- * (rules-hca.c).  The CHECKS.md conventions:
+ * (rules-hca.c).  The conventions (schema/REPORT.md):
  *
  *   down on purpose   Disabled on InfiniBand (administratively down), or
  *                     no cable or module: the last "Port module event:

@@ -1,4 +1,4 @@
-/* rules: the checks of ../CHECKS.md as data.
+/* rules: the checks (schema/RULES.md lists them) as data.
  *
  * A rule is one `const struct rule`: id, layer, severity, title, what
  * evidence it needs (sources that must be ok or partial), remediation, and

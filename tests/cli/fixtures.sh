@@ -1,5 +1,6 @@
 # tests/fixtures/mknode.sh: every kind builds, deterministically, with the
-# exact sysfs/procfs formats of the reference data, PCI config spaces that
+# exact sysfs/procfs formats the kernel writes (tests/fixtures/README.md
+# names the sources), PCI config spaces that
 # lspci decodes as intended, and the stored forms BUNDLE.md describes.
 cd "$T" || exit 1
 

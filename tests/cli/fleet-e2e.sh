@@ -84,7 +84,8 @@ fi
 python3 - "$FLEET/faults.tsv" "$T/report.json" "$T/rules.json" <<'EOF'
 import json, sys
 SEV = {"info": 0, "warning": 1, "critical": 2}
-# base severities of ../shared/CHECKS.md, used until the rule is registered
+# the catalogue's base severities (schema/RULES.md), used until the rule
+# is registered
 BASE = {
     "PCIE_LINK_DEGRADED": 2, "FW_RESET": 1, "FW_MEM_ALLOC_FAILED": 2,
     "CABLE_MODULE_ERROR": 2, "LINK_FLAPPING": 1, "PHY_BER_HIGH": 2,

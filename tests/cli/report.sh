@@ -60,7 +60,7 @@ assert all(set(x) >= {'id', 'layer', 'severity', 'title', 'needs', 'evidence', '
 assert any(x['id'] == 'PORT_DOWN' for x in r)"
 check "schema/RULES.md is what 'rules --markdown' prints (regenerate it when rules change)" \
 	sh -c "'$RA' rules --markdown | diff -u '$TOP/schema/RULES.md' -"
-check "every check of CHECKS.md layers 1-6 and SOURCE_INCOMPLETE is a rule" sh -c '
+check "every check of layers 1-6 and SOURCE_INCOMPLETE is a rule" sh -c '
 	for id in HCA_MISSING PCIE_LINK_DEGRADED FW_RESET FW_MEM_ALLOC_FAILED CABLE_MODULE_ERROR LINK_FLAPPING PHY_BER_HIGH PHY_EYE_LOW SYMBOL_ERRORS PORT_RCV_ERRORS LINK_DEGRADED XMIT_DISCARDS XMIT_WAIT_HIGH MODULE_MISSING DEVNODE_MISSING SM_ABSENT SM_NOT_MASTER LID_UNASSIGNED PORT_DOWN MTU_BELOW_MAX ROCE_NO_V2_IPV4_GID ROCE_V1_ONLY NCCL_GID_INDEX_BAD BW_BELOW_LINE_RATE GDR_BW_LOW PFC_DISABLED PAUSE_STORM PAUSE_HEAVY CNP_HEAVY DROPS_IN_FLIGHT RX_BUFFER_DROPS NCCL_NO_IB NCCL_IB_HCA_MISMATCH NCCL_GDR_DISABLED NCCL_COMPLETION_ERROR PEERMEM_MISSING ACS_ENABLED IOMMU_TRANSLATING MEMLOCK_LIMITED HUGEPAGES_NONE CONTAINER_NO_RDMA SOURCE_INCOMPLETE; do
 		"$RA" rules | grep -q "^$id " || { echo "missing $id"; exit 1; }
 	done'

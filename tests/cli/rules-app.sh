@@ -1,7 +1,8 @@
 # Layer 6 (app) and the perftest checks of layer 5: each rule fires on a
 # fixture with the fault injected (right component and severity), and not
-# on the healthy fixtures.  NCCL logs and perftest outputs are written with
-# the exact formats of refdata 05/06 and values of our own.
+# on the healthy fixtures.  NCCL logs and perftest outputs are written in
+# the formats NCCL (src/debug.cc, src/transport/net_ib*) and perftest
+# (src/perftest_parameters.h) print, with values of our own.
 
 # findings RULE < report.json: "severity component" lines
 findings() {
@@ -203,7 +204,7 @@ report "$G" cont-ok
 check_eq "CONTAINER_NO_RDMA: not when the container sees /dev/infiniband" \
 	"$(findings CONTAINER_NO_RDMA <"$T/cont-ok.json")" ""
 
-# --- perftest: BW_BELOW_LINE_RATE, GDR_BW_LOW (REPORT_FMT of refdata 05)
+# --- perftest: BW_BELOW_LINE_RATE, GDR_BW_LOW (perftest's REPORT_FMT)
 RL=---------------------------------------------------------------------------------------
 pt() {	# pt DEVICE LABEL AVG [cuda]
 	[ "${4:-}" = cuda ] && printf 'initializing CUDA\n'

@@ -93,7 +93,7 @@ check_eq "rxe: no HCA finding" "$(findings x0.rdma.tar.zst)" ""
 
 # --- FW_RESET: one incident without a failed health check is a warning,
 # two are critical; a health dump (the firmware's syndrome) or "health
-# compromised" is critical at once (CHECKS.md conventions)
+# compromised" is critical at once (schema/REPORT.md, conventions)
 cp -a gpu g1
 P=0000:34:00.0
 kmsg g1 "3,900,86400000001" "mlx5_core $P: poll_health:834:(pid 0): Fatal error 1 detected" $P

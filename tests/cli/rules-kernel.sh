@@ -107,7 +107,7 @@ check_eq "gpu-ndr8 without ib_ipoib: info" \
 	"$(findings "$T/m.rdma.tar.zst" MODULE_MISSING)" "ib_ipoib info kernel"
 rm -rf "$T/m"; cp -a "$T/gpu" "$T/m"; unload "$T/m" rdma_ucm
 collect "$T/m" "$T/m.rdma.tar.zst"
-check "rdma_ucm: the consequence CHECKS.md gives" sh -c \
+check "rdma_ucm: its consequence in the summary" sh -c \
 	"'$RA' report --format json '$T/m.rdma.tar.zst' | grep -q 'module rdma_ucm is not loaded: rdma_cm users such as NCCL cannot reach /dev/infiniband/rdma_cm'"
 check "rdma_ucm: /proc/modules as evidence" sh -c \
 	"'$RA' report --format json '$T/m.rdma.tar.zst' | grep -q 'no line for rdma_ucm (16 modules listed)'"

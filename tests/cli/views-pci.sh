@@ -1,6 +1,6 @@
 # views-pci: `show ... lspci`, `lsmod`, `ls-infiniband` against expected
-# outputs written from the formats (pciutils ls-caps.c / ls-ecaps.c as in
-# refdata 04, kmod's lsmod, GNU ls -l) for the fixtures' values.
+# outputs written from the formats (pciutils ls-caps.c / ls-ecaps.c, kmod's
+# lsmod, GNU ls -l) for the fixtures' values.
 
 mknode gpu-ndr8 "$T/gpu" >/dev/null 2>&1 || fail "gpu-ndr8 fixture builds"
 mknode roce-pfc "$T/roce" >/dev/null 2>&1 || fail "roce-pfc fixture builds"

@@ -2,14 +2,15 @@
 # tests/fuzz/mkseeds.sh BUILD OUT: seed inputs for every fuzz target, in
 # OUT/<target>/, from real evidence: the fixture nodes with their faults
 # injected (mlxlink, perftest and NCCL attachments, kernel logs), bundles
-# rdma-collect makes of them, the shipped samples and refdata's excerpts.
+# rdma-collect makes of them, the shipped samples and the real outputs of
+# tests/real/*/in (tool outputs, NCCL logs, kernel logs found in public
+# sources, tests/real/README.md).
 # The committed corpus (tests/fuzz/corpus/) is these seeds minimised with
 # libFuzzer's -merge=1 (tests/fuzz/README.md).
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$(cd "$1" && pwd)
 OUT=$2
-REF=${REFDATA:-/work/shared/refdata}
 W=$(mktemp -d "${TMPDIR:-/tmp}/fuzz-seeds.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 mkdir -p "$OUT"
@@ -34,9 +35,9 @@ for n in gpu roce rxe; do
 	zstd -qdc "$W/$n.rdma.tar.zst" >"$W/$n.tar"
 done
 
-python3 - "$TOP" "$W" "$OUT" "$REF" <<'PY'
+python3 - "$TOP" "$W" "$OUT" <<'PY'
 import glob, hashlib, io, os, re, sys, tarfile
-top, w, out, ref = sys.argv[1:5]
+top, w, out = sys.argv[1:4]
 
 def put(target, data):
     if isinstance(data, str):
@@ -59,13 +60,14 @@ def walk(root, name):
             found.append(os.path.join(d, name))
     return sorted(found)
 
-def excerpts(path):
-    """refdata's ---8<--- blocks"""
-    text = open(path, errors="replace").read()
-    return re.findall(r"---8<---[^\n]*\n(.*?)\n---8<---", text, re.S)
+def real_texts():
+    """what real tools printed: the files of tests/real/<case>/in/ (not
+    the sysfs trees below it)"""
+    return [open(p, errors="replace").read()
+            for p in files(os.path.join(top, "tests/real/*/in/*"))]
 
 nodes = [os.path.join(w, n) for n in ("gpu", "roce", "rxe")]
-ex05 = excerpts(os.path.join(ref, "05_tool_outputs_formats_and_real_examples.txt"))
+real = real_texts()
 
 for n in nodes:
     for p in files(n + "/rdma-collect/commands/mlxlink-*/stdout"):
@@ -87,7 +89,7 @@ for n in nodes:
             files(n + "/rdma-collect/dcb/*.json")[:2] + \
             files(n + "/rdma-collect/net/addresses.json"):
         put("ethtool", open(p, "rb").read())
-for e in ex05:
+for e in real:
     if re.search(r"Info\s*\n-{4,}", e):
         put("mlxlink", e)
     if re.search(r"BW Test|Latency Test|#bytes", e):
@@ -95,14 +97,16 @@ for e in ex05:
 for p in files(os.path.join(top, "tests/golden/*.manifest.json")):
     put("json", open(p, "rb").read())
 
-# NCCL: refdata's log lines, in chunks, before its code excerpts
-t = open(os.path.join(ref, "06_nccl_log_lines.txt"), errors="replace").read()
-t = t.split("CODE EXCERPTS")[0].splitlines()
-for i in range(0, len(t), 40):
-    put("nccl", "\n".join(t[i:i + 40]))
-# kernel log: refdata's dmesg lines as klogctl records ("<prio>[ts] text")
-t = open(os.path.join(ref, "03_kernel_log_messages.txt"), errors="replace").read()
-lines = ["<3>" + l for l in t.splitlines() if re.match(r"\[\s*\d+\.\d+\] ", l)]
+# NCCL: the real logs' lines, in chunks
+for e in real:
+    if "NCCL" not in e:
+        continue
+    t = e.splitlines()
+    for i in range(0, len(t), 40):
+        put("nccl", "\n".join(t[i:i + 40]))
+# kernel log: the real logs' dmesg lines as klogctl records ("<prio>[ts] text")
+lines = ["<3>" + l for e in real for l in e.splitlines()
+         if re.match(r"\[\s*\d+\.\d+\] ", l)]
 for i in range(0, len(lines), 40):
     put("klog", "\1" + "\n".join(lines[i:i + 40]))
 
@@ -113,17 +117,23 @@ put("pairs", "# all pairs\nnode001,node002,pass\n\"node003\",\"node004\",FAILED,
     "error, with, commas\n0x0002c90300a1b2c3,0x0002c90300a1b2c4,degraded\n"
     "17,0x12,slow\n10.0.0.2<4321>,fe80::1%ib0,error\n\n")
 
-# import: each text of a tool's output behind each parser row's byte (the
-# target takes the row from the first byte, modulo the rows it has)
-texts = list(ex05)
-for t in ("mlxlink", "perftest", "nccl"):
-    for p in files(os.path.join(out, t, "*")):
-        texts.append(open(p, "rb").read())
-for i in range(48):
-    for t in texts:
-        if len(t) > 3000:
-            continue	# the parsers are line by line: short texts reach as far
-        put("import", bytes([i]) + (t.encode() if isinstance(t, str) else t))
+# import: each text of a tool's output behind parser row bytes (the target
+# takes the row from the first byte, modulo the rows it has): the mlxlink,
+# perftest and NCCL seeds behind all 48, the other real outputs behind every
+# fourth, in turn (all behind all 48 made 10,000 seeds, 40 MB).  The
+# parsers are line by line: short texts reach as far.
+def short(ts):
+    ts = [t.encode() if isinstance(t, str) else t for t in ts]
+    return [t for t in ts if len(t) <= 3000]
+
+typed = short(open(p, "rb").read() for t in ("mlxlink", "perftest", "nccl")
+              for p in files(os.path.join(out, t, "*")))
+for t in typed:
+    for i in range(48):
+        put("import", bytes([i]) + t)
+for j, t in enumerate(short(real)):
+    for i in range(j % 4, 48, 4):
+        put("import", bytes([i]) + t)
 
 # bundles: the tars of rdma-collect's bundles, cut into small ones (the
 # manifest and one part of the tree each), in ustar, pax and GNU forms

@@ -2,9 +2,9 @@
  *
  * Round trip: each view of a sample bundle (ibv_devinfo -v, ibstat,
  * show_gids, ibdev2netdev, ls-infiniband) is parsed back and the view of
- * the import must print the same bytes.  Real outputs: the refdata 05
- * pastes give the values rdma-collect stores.  Hostile and foreign text:
- * nothing is added.
+ * the import must print the same bytes.  Real outputs (public pastes,
+ * their sources below) give the values rdma-collect stores.  Hostile and
+ * foreign text: nothing is added.
  *
  * Until analyze/import.c is linked, a small builder of our own (weak
  * symbols below, the same contract as import.h) holds the entries and
@@ -542,7 +542,14 @@ static const char *json_of(const struct bundle_r *b, const char *path,
 	return buf;
 }
 
-/* --- refdata 05's real outputs (verbatim; TABs where the paste had them) --- */
+/* --- real outputs, verbatim (TABs where the paste had them): ibstat
+ * NVIDIA/nccl#1591 (NDR) and linux-rdma/rdma-core#847 (mlx4); ibstatus
+ * NVIDIA/nccl#1866; ibv_devinfo open-mpi/ompi#6137 and
+ * Mellanox/k8s-rdma-shared-dev-plugin#164; show_gids NVIDIA/nccl#1573 and
+ * openucx/ucx#9484; ibdev2netdev openshift/sriov-network-operator#635;
+ * perfquery -x treydock/infiniband_exporter's collectors/perfquery_test.go
+ * and a public script quoting an older infiniband-diags; iblinkinfo two
+ * clusters' notes (EDR behind an SB7700, QDR behind an Infiniscale-IV) --- */
 
 static const char ibstat_ndr[] =
 	"CA 'mlx5_5'\n"
@@ -672,7 +679,7 @@ static const char linkinfo_qdr[] =
 #define SYS "sys/class/infiniband/"
 #define MAD "rdma-collect/mad/"
 
-static void refdata(void)
+static void real_pastes(void)
 {
 	struct bundle_r *b;
 
@@ -1143,7 +1150,7 @@ int main(int argc, char **argv)
 	round_trip(p);
 	snprintf(p, sizeof(p), "%s/samples/roce-h12-20251129T210405Z.rdma.tar.zst", top);
 	round_trip(p);
-	refdata();
+	real_pastes();
 	real_classes();
 	hostile();
 	return t_done();

@@ -1,6 +1,6 @@
-/* atest-nccl: NCCL log lines of every form since 2.3 (refdata 06, values
- * of our own), NCCL_IB_HCA matching, the ibv_wc_status table, and hostile
- * lines */
+/* atest-nccl: NCCL log lines of every form since 2.3 (the format strings
+ * of NVIDIA/nccl's src/transport/net_ib* and src/debug.cc, values of our
+ * own), NCCL_IB_HCA matching, the ibv_wc_status table, and hostile lines */
 #include <stdio.h>
 #include <string.h>
 

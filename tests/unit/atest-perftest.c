@@ -1,6 +1,6 @@
 /* atest-perftest: perftest outputs built with perftest's own format strings
- * (refdata 05: RESULT_LINE, the banner, the header lines, RESULT_FMT*,
- * REPORT_FMT, REPORT_FMT_LAT) and values of our own; label variants
+ * (linux-rdma/perftest src/perftest_parameters.h: RESULT_LINE, the banner,
+ * the header lines, RESULT_FMT*, REPORT_FMT, REPORT_FMT_LAT) and values of our own; label variants
  * (MB/sec before 24.07, MiB/sec, Gb/sec), CUDA runs, completion errors,
  * hostile input */
 #include <inttypes.h>
