@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "db.h"
 #include "fingerprint.h"
@@ -16,13 +17,6 @@
 #include "load.h"
 #include "log.h"
 #include "util.h"
-
-#define DIFF_SAME 0
-#define DIFF_DIFFERENT 1
-#define DIFF_USAGE 3
-#define DIFF_INPUT 4
-
-int cmd_diff(int argc, char **argv);	/* main.c calls it */
 
 static const char diff_usage[] =
 "usage: rdma-analyze diff [--db FILE] [--json] [--all] A B\n"
@@ -243,13 +237,6 @@ static const struct option diff_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int diff_usage_error(const char *msg)
-{
-	fprintf(stderr, "rdma-analyze: diff: %s\nTry 'rdma-analyze diff --help' "
-		"for more information.\n", msg);
-	return DIFF_USAGE;
-}
-
 int cmd_diff(int argc, char **argv)
 {
 	const char *dbfile = NULL;
@@ -258,7 +245,7 @@ int cmd_diff(int argc, char **argv)
 	struct buf jb = BUF_INIT;
 	struct json j;
 	sqlite3 *db;
-	int c, json = 0, all = 0, rc = DIFF_INPUT;
+	int c, json = 0, all = 0, rc = EXIT_INPUT;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", diff_opts, NULL)) != -1) {
@@ -268,16 +255,16 @@ int cmd_diff(int argc, char **argv)
 		case 'a': all = 1; break;
 		case 'h':
 			fputs(diff_usage, stdout);
-			return fflush(stdout) ? DIFF_INPUT : 0;
+			return fflush(stdout) ? EXIT_INPUT : 0;
 		default:
-			return diff_usage_error("bad option");
+			return usage_error("diff", "bad option");
 		}
 	}
 	if (argc - optind != 2)
-		return diff_usage_error("two bundles or nodes, A and B");
+		return usage_error("diff", "two bundles or nodes, A and B");
 	db = db_open(dbfile ? dbfile : ":memory:");
 	if (!db)
-		return DIFF_INPUT;
+		return EXIT_INPUT;
 	memset(&b, 0, sizeof(b));
 	if (resolve(db, argv[optind], !!dbfile, &a) < 0) {
 		side_release(&a);
@@ -314,9 +301,9 @@ int cmd_diff(int argc, char **argv)
 	} else {
 		printf("%d difference%s\n", o.n, o.n == 1 ? "" : "s");
 	}
-	rc = o.n ? DIFF_DIFFERENT : DIFF_SAME;
+	rc = o.n ? EXIT_DIFFERENT : EXIT_OK;
 	if (fflush(stdout) || ferror(stdout))
-		rc = error("cannot write to standard output") < 0 ? DIFF_INPUT : rc;
+		rc = error("cannot write to standard output") < 0 ? EXIT_INPUT : rc;
 out_sides:
 	side_release(&a);
 	side_release(&b);

@@ -15,16 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "db.h"
 #include "history.h"
 #include "json.h"
 #include "log.h"
-
-int cmd_history(int argc, char **argv);
-
-#define EXIT_USAGE 3
-#define EXIT_INPUT 4
 
 #define EVENTS_SHOWN 20		/* per snapshot, in text */
 
@@ -66,13 +62,6 @@ struct out {
 	const struct hist_snap *prev, *cur;
 	int others;		/* counters moved but not printed (text) */
 };
-
-static int usage_error(const char *msg)
-{
-	fprintf(stderr, "rdma-analyze: history: %s\nTry 'rdma-analyze history "
-		"--help' for more information.\n", msg);
-	return EXIT_USAGE;
-}
 
 /* what is printed from a bundle: printable bytes only */
 static const char *clean(const char *in, char *out, size_t n)
@@ -450,13 +439,13 @@ int cmd_history(int argc, char **argv)
 			fputs(history_usage, stdout);
 			return fflush(stdout) || ferror(stdout) ? EXIT_INPUT : 0;
 		default:
-			return usage_error("bad option");
+			return usage_error("history", "bad option");
 		}
 	}
 	if (!file)
-		return usage_error("--db FILE is required");
+		return usage_error("history", "--db FILE is required");
 	if (argc - optind != 1)
-		return usage_error("give one NODE");
+		return usage_error("history", "give one NODE");
 	/* db_open would create a missing file */
 	if (access(file, R_OK)) {
 		error("cannot open database '%s': %s", file, strerror(errno));

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "breader.h"
 #include "buf.h"
 #include "bundle.h"
@@ -25,17 +26,6 @@
 #include "version.h"
 #include "view.h"
 
-#define EXIT_OK 0
-#define EXIT_WARNING 1
-#define EXIT_CRITICAL 2
-#define EXIT_USAGE 3
-#define EXIT_INPUT 4
-
-int cmd_path(int argc, char **argv);	/* path.c: parses its own options */
-int cmd_diff(int argc, char **argv);	/* diff.c: likewise */
-int cmd_history(int argc, char **argv);	/* history-cmd.c: its own options */
-int cmd_merge(int argc, char **argv);	/* merge.c: its own options */
-int cmd_pairs(int argc, char **argv);	/* pairs-cmd.c: its own options */
 
 static const char usage_text[] =
 "usage: rdma-analyze [report] [options] BUNDLE|DIR...\n"
@@ -100,19 +90,6 @@ static const char usage_text[] =
 "findings; 3 usage error; 4 a bundle or the database could not be read\n"
 "(the other bundles are still reported).\n";
 
-static int usage(const char *fmt, const char *arg)
-{
-	char msg[512];
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	snprintf(msg, sizeof(msg), fmt, arg);
-#pragma GCC diagnostic pop
-	fprintf(stderr, "rdma-analyze: %s\nTry 'rdma-analyze --help' for more "
-		"information.\n", msg);
-	return EXIT_USAGE;
-}
-
 static int close_stdout(int rc)
 {
 	if (fflush(stdout) || ferror(stdout)) {
@@ -154,12 +131,12 @@ static int list_one(const char *path)
 	return 0;
 }
 
-static int cmd_list(int argc, char **argv)
+int cmd_list(int argc, char **argv)
 {
 	int i, rc = EXIT_OK;
 
 	if (argc < 2)
-		return usage("list: which bundles?%s", "");
+		return usage_error("list", "which bundles?");
 	for (i = 1; i < argc; i++)
 		if (list_one(argv[i]) < 0)
 			rc = EXIT_INPUT;
@@ -320,7 +297,7 @@ static int fleet_pass(sqlite3 *db, const struct args *a)
 	return rc;
 }
 
-static int cmd_load(int argc, char **argv)
+int cmd_load(int argc, char **argv)
 {
 	struct load_stats st;
 	struct args a;
@@ -328,11 +305,11 @@ static int cmd_load(int argc, char **argv)
 	int rc;
 
 	if (parse(argc, argv, &a) < 0)
-		return usage("load: bad option%s", "");
+		return usage_error("load", "bad option");
 	if (!a.db)
-		return usage("load: --db FILE is required%s", "");
+		return usage_error("load", "--db FILE is required");
 	if (!a.nfiles)
-		return usage("load: which bundles?%s", "");
+		return usage_error("load", "which bundles?");
 	db = open_db(a.db);
 	if (!db)
 		return EXIT_INPUT;
@@ -349,7 +326,7 @@ static int cmd_load(int argc, char **argv)
 	return rc;
 }
 
-static int cmd_report(int argc, char **argv)
+int cmd_report(int argc, char **argv)
 {
 	const struct report_format *f;
 	struct report_opts ro = { stdout, 0 };
@@ -360,12 +337,12 @@ static int cmd_report(int argc, char **argv)
 	int rc, failed = 0, overrides;
 
 	if (parse(argc, argv, &a) < 0)
-		return usage("report: bad option%s", "");
+		return usage_error("report", "bad option");
 	if (a.expect_hcas) {
 		long long n;
 
 		if (parse_ll(a.expect_hcas, 10, 1, 4096, &n) < 0)
-			return usage("invalid --expect-hcas '%s' (1-4096)",
+			return usage_error("report", "invalid --expect-hcas '%s' (1-4096)",
 				     a.expect_hcas);
 	}
 	if (!a.format)
@@ -373,9 +350,9 @@ static int cmd_report(int argc, char **argv)
 	for (f = report_formats; f->name && strcmp(f->name, a.format); f++)
 		;
 	if (!f->name)
-		return usage("unknown format '%s' (text, json, html)", a.format);
+		return usage_error("report", "unknown format '%s' (text, json, html)", a.format);
 	if (!a.db && !a.nfiles)
-		return usage("report: which bundles (or --db FILE)?%s", "");
+		return usage_error("report", "which bundles (or --db FILE)?");
 	db = open_db(a.db);
 	if (!db)
 		return EXIT_INPUT;
@@ -442,7 +419,7 @@ static int cmd_report(int argc, char **argv)
 	return failed ? EXIT_INPUT : rc;
 }
 
-static int cmd_rules(int argc, char **argv)
+int cmd_rules(int argc, char **argv)
 {
 	const struct rule *const *r;
 	const struct threshold *t;
@@ -459,7 +436,7 @@ static int cmd_rules(int argc, char **argv)
 		}
 	}
 	if (parse(argc, argv, &a) < 0 || a.nfiles)
-		return usage("rules: bad arguments%s", "");
+		return usage_error("rules", "bad arguments");
 	if (a.json) {
 		struct buf out = BUF_INIT;
 		struct json j;
@@ -507,7 +484,7 @@ static int cmd_rules(int argc, char **argv)
 	return close_stdout(EXIT_OK);
 }
 
-static int cmd_show(int argc, char **argv)
+int cmd_show(int argc, char **argv)
 {
 	const struct view *v;
 	struct bundle_r *b = NULL;
@@ -516,17 +493,17 @@ static int cmd_show(int argc, char **argv)
 	int rc;
 
 	if (parse(argc, argv, &a) < 0)
-		return usage("show: bad option%s", "");
+		return usage_error("show", "bad option");
 	if (a.list) {
 		for (v = views; v->name; v++)
 			printf("%-14s %-8s %s\n", v->name, v->usage, v->help);
 		return close_stdout(EXIT_OK);
 	}
 	if (a.nfiles < 2)
-		return usage("show: BUNDLE|NODE VIEW%s", "");
+		return usage_error("show", "BUNDLE|NODE VIEW");
 	v = view_find(a.files[1]);
 	if (!v)
-		return usage("unknown view '%s' (see rdma-analyze show --list)",
+		return usage_error("show", "unknown view '%s' (see rdma-analyze show --list)",
 			     a.files[1]);
 	if (access(a.files[0], F_OK) && a.db) {
 		/* a node name: its newest bundle in the database */
@@ -605,6 +582,6 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	if (argv[1][0] != '-' && access(argv[1], F_OK))
-		return usage("'%s' is neither a command nor a file", argv[1]);
+		return usage_error(NULL, "'%s' is neither a command nor a file", argv[1]);
 	return cmds[0].fn(argc, argv);
 }

@@ -20,17 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "db.h"
 #include "log.h"
 #include "rules.h"
 #include "util.h"
-
-int cmd_merge(int argc, char **argv);	/* main.c's table */
-
-#define EXIT_OK 0
-#define EXIT_USAGE 3
-#define EXIT_INPUT 4
 
 /* rows made by diagnosing, not by loading: recomputed in OUT */
 static const char *const derived[] = {
@@ -290,15 +285,12 @@ int cmd_merge(int argc, char **argv)
 			fputs(merge_usage, stdout);
 			return fflush(stdout) ? EXIT_INPUT : EXIT_OK;
 		default:
-			fputs(merge_usage, stderr);
-			return EXIT_USAGE;
+			return usage_error("merge", "bad option");
 		}
 	}
-	if (!out || optind >= argc) {
-		error("merge: --db OUT and at least one database are needed");
-		fputs(merge_usage, stderr);
-		return EXIT_USAGE;
-	}
+	if (!out || optind >= argc)
+		return usage_error("merge", "--db OUT and at least one database "
+				   "are needed");
 	db = db_open(out);
 	if (!db)
 		return EXIT_INPUT;

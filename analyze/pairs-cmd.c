@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "db.h"
 #include "json.h"
@@ -26,11 +27,6 @@
 #include "pairs.h"
 #include "rules.h"
 #include "util.h"
-
-int cmd_pairs(int argc, char **argv);
-
-#define EXIT_USAGE 3
-#define EXIT_INPUT 4
 
 static const char pairs_usage[] =
 "usage: rdma-analyze pairs --db FILE [--results FILE] [--method best|tomography]\n"
@@ -701,13 +697,6 @@ static const struct option pairs_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int pairs_usage_error(const char *msg)
-{
-	fprintf(stderr, "rdma-analyze: pairs: %s\nTry 'rdma-analyze pairs "
-		"--help' for more information.\n", msg);
-	return EXIT_USAGE;
-}
-
 static void pctx_release(struct pctx *x)
 {
 	int i;
@@ -748,7 +737,7 @@ int cmd_pairs(int argc, char **argv)
 			else if (!strcmp(optarg, "tomography"))
 				x.method = PM_TOMOGRAPHY;
 			else
-				return pairs_usage_error("--method: best or "
+				return usage_error("pairs", "--method: best or "
 							 "tomography");
 			break;
 		case 'j':
@@ -758,13 +747,13 @@ int cmd_pairs(int argc, char **argv)
 			fputs(pairs_usage, stdout);
 			return fflush(stdout) || ferror(stdout) ? EXIT_INPUT : 0;
 		default:
-			return pairs_usage_error("bad option");
+			return usage_error("pairs", "bad option");
 		}
 	}
 	if (!file)
-		return pairs_usage_error("--db FILE is required");
+		return usage_error("pairs", "--db FILE is required");
 	if (optind != argc)
-		return pairs_usage_error("no arguments besides the options");
+		return usage_error("pairs", "no arguments besides the options");
 	/* db_open would create a missing file */
 	if (access(file, R_OK)) {
 		error("cannot open database '%s': %s", file, strerror(errno));

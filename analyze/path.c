@@ -20,17 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "db.h"
 #include "log.h"
 #include "util.h"
-
-int cmd_path(int argc, char **argv);
-
-#define EXIT_STOPPED 1
-#define EXIT_LOOP 2
-#define EXIT_USAGE 3
-#define EXIT_INPUT 4
 
 #define MAX_HOPS 64		/* IB directed routes stop at 64 hops too */
 
@@ -384,13 +378,6 @@ static const struct option path_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int path_usage_error(const char *msg)
-{
-	fprintf(stderr, "rdma-analyze: path: %s\nTry 'rdma-analyze path --help' "
-		"for more information.\n", msg);
-	return EXIT_USAGE;
-}
-
 int cmd_path(int argc, char **argv)
 {
 	const char *file = NULL;
@@ -410,13 +397,13 @@ int cmd_path(int argc, char **argv)
 			fputs(path_usage, stdout);
 			return fflush(stdout) || ferror(stdout) ? EXIT_INPUT : 0;
 		default:
-			return path_usage_error("bad option");
+			return usage_error("path", "bad option");
 		}
 	}
 	if (!file)
-		return path_usage_error("--db FILE is required");
+		return usage_error("path", "--db FILE is required");
 	if (argc - optind != 2)
-		return path_usage_error("give SRC and DST");
+		return usage_error("path", "give SRC and DST");
 	/* db_open would create a missing file */
 	if (access(file, R_OK)) {
 		error("cannot open database '%s': %s", file, strerror(errno));

@@ -1,0 +1,40 @@
+/* analyze.h: the commands of rdma-analyze, as git's builtin.h.  Each
+ * command is a cmd-<name>.c with its own option table and --help text; it
+ * returns an exit status and never checks standard output itself: main.c
+ * does that once, after the command returns. */
+#ifndef ANALYZE_H
+#define ANALYZE_H
+
+#include <getopt.h>
+
+/* the exit status of every command (rdma-analyze.1, EXIT STATUS) */
+enum ra_exit {
+	EXIT_OK = 0,		/* nothing at warning or above */
+	EXIT_WARNING = 1,	/* warnings */
+	EXIT_CRITICAL = 2,	/* critical findings */
+	EXIT_USAGE = 3,		/* the command line is wrong */
+	EXIT_INPUT = 4,		/* an input or the output cannot be used */
+
+	EXIT_DIFFERENT = 1,	/* diff: A and B differ */
+	EXIT_STOPPED = 1,	/* path: a route stops */
+	EXIT_LOOP = 2,		/* path: a route loops */
+};
+
+/* "rdma-analyze: CMD: what is wrong; see 'rdma-analyze CMD --help'", one
+ * line on standard error (CMD NULL: the command line as a whole); returns
+ * EXIT_USAGE */
+int usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+int cmd_report(int argc, char **argv);
+int cmd_load(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_path(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_pairs(int argc, char **argv);
+
+#endif
