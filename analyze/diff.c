@@ -255,7 +255,7 @@ int cmd_diff(int argc, char **argv)
 		case 'a': all = 1; break;
 		case 'h':
 			fputs(diff_usage, stdout);
-			return fflush(stdout) ? EXIT_INPUT : 0;
+			return EXIT_OK;
 		default:
 			return usage_error("diff", "bad option");
 		}
@@ -302,8 +302,6 @@ int cmd_diff(int argc, char **argv)
 		printf("%d difference%s\n", o.n, o.n == 1 ? "" : "s");
 	}
 	rc = o.n ? EXIT_DIFFERENT : EXIT_OK;
-	if (fflush(stdout) || ferror(stdout))
-		rc = error("cannot write to standard output") < 0 ? EXIT_INPUT : rc;
 out_sides:
 	side_release(&a);
 	side_release(&b);

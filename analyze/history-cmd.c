@@ -437,7 +437,7 @@ int cmd_history(int argc, char **argv)
 		case 'a': o.all = 1; break;
 		case 'h':
 			fputs(history_usage, stdout);
-			return fflush(stdout) || ferror(stdout) ? EXIT_INPUT : 0;
+			return EXIT_OK;
 		default:
 			return usage_error("history", "bad option");
 		}
@@ -487,9 +487,5 @@ int cmd_history(int argc, char **argv)
 	}
 	free(ids);
 	db_close(o.db);
-	if (fflush(stdout) || ferror(stdout)) {
-		error("cannot write to standard output: %s", strerror(errno));
-		return EXIT_INPUT;
-	}
-	return rc ? EXIT_INPUT : 0;
+	return rc ? EXIT_INPUT : EXIT_OK;
 }

@@ -90,15 +90,6 @@ static const char usage_text[] =
 "findings; 3 usage error; 4 a bundle or the database could not be read\n"
 "(the other bundles are still reported).\n";
 
-static int close_stdout(int rc)
-{
-	if (fflush(stdout) || ferror(stdout)) {
-		error("cannot write to standard output: %s", strerror(errno));
-		return EXIT_INPUT;
-	}
-	return rc;
-}
-
 /* list: what the analyzer itself reads in a bundle (the same reader,
  * breader), sorted by path; entries it leaves out are counted */
 static int list_one(const char *path)
@@ -140,7 +131,7 @@ int cmd_list(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		if (list_one(argv[i]) < 0)
 			rc = EXIT_INPUT;
-	return close_stdout(rc);
+	return rc;
 }
 
 static const struct option report_opts[] = {
@@ -187,7 +178,7 @@ static int parse(int argc, char **argv, struct args *a)
 		case 'q': a->quiet = 1; break;
 		case 'h':
 			fputs(usage_text, stdout);
-			exit(close_stdout(EXIT_OK));
+			return 1;
 		default:
 			return -1;
 		}
@@ -304,8 +295,8 @@ int cmd_load(int argc, char **argv)
 	sqlite3 *db;
 	int rc;
 
-	if (parse(argc, argv, &a) < 0)
-		return usage_error("load", "bad option");
+	if ((rc = parse(argc, argv, &a)))
+		return rc < 0 ? usage_error("load", "bad option") : EXIT_OK;
 	if (!a.db)
 		return usage_error("load", "--db FILE is required");
 	if (!a.nfiles)
@@ -336,8 +327,8 @@ int cmd_report(int argc, char **argv)
 	char tmp[4096];
 	int rc, failed = 0, overrides;
 
-	if (parse(argc, argv, &a) < 0)
-		return usage_error("report", "bad option");
+	if ((rc = parse(argc, argv, &a)))
+		return rc < 0 ? usage_error("report", "bad option") : EXIT_OK;
 	if (a.expect_hcas) {
 		long long n;
 
@@ -415,7 +406,6 @@ int cmd_report(int argc, char **argv)
 	}
 	db_close(db);
 	load_stats_release(&st);
-	rc = close_stdout(rc);
 	return failed ? EXIT_INPUT : rc;
 }
 
@@ -432,10 +422,12 @@ int cmd_rules(int argc, char **argv)
 			for (t = thresholds; t->name; t++)
 				printf("%-16s %-8g %s\n", t->name, t->value,
 				       t->help);
-			return close_stdout(EXIT_OK);
+			return EXIT_OK;
 		}
 	}
-	if (parse(argc, argv, &a) < 0 || a.nfiles)
+	if ((i = parse(argc, argv, &a)) > 0)
+		return EXIT_OK;
+	if (i < 0 || a.nfiles)
 		return usage_error("rules", "bad arguments");
 	if (a.json) {
 		struct buf out = BUF_INIT;
@@ -458,7 +450,7 @@ int cmd_rules(int argc, char **argv)
 		json_end(&j);
 		fwrite(out.buf, 1, out.len, stdout);
 		buf_release(&out);
-		return close_stdout(EXIT_OK);
+		return EXIT_OK;
 	}
 	if (a.markdown) {
 		/* schema/RULES.md is this output: the reference is the table */
@@ -476,12 +468,12 @@ int cmd_rules(int argc, char **argv)
 		printf("## Thresholds\n\n| name | default | meaning |\n|---|---|---|\n");
 		for (t = thresholds; t->name; t++)
 			printf("| %s | %g | %s |\n", t->name, t->value, t->help);
-		return close_stdout(EXIT_OK);
+		return EXIT_OK;
 	}
 	for (r = rules_all(); *r; r++)
 		printf("%-22s %-8s %-8s %s\n", (*r)->id, (*r)->layer,
 		       severity_name((*r)->severity), (*r)->title);
-	return close_stdout(EXIT_OK);
+	return EXIT_OK;
 }
 
 int cmd_show(int argc, char **argv)
@@ -492,12 +484,12 @@ int cmd_show(int argc, char **argv)
 	struct args a;
 	int rc;
 
-	if (parse(argc, argv, &a) < 0)
-		return usage_error("show", "bad option");
+	if ((rc = parse(argc, argv, &a)))
+		return rc < 0 ? usage_error("show", "bad option") : EXIT_OK;
 	if (a.list) {
 		for (v = views; v->name; v++)
 			printf("%-14s %-8s %s\n", v->name, v->usage, v->help);
-		return close_stdout(EXIT_OK);
+		return EXIT_OK;
 	}
 	if (a.nfiles < 2)
 		return usage_error("show", "BUNDLE|NODE VIEW");
@@ -535,7 +527,7 @@ int cmd_show(int argc, char **argv)
 									     EXIT_OK;
 	br_free(b);
 	free(file);
-	return close_stdout(rc);
+	return rc;
 }
 
 static const struct {
@@ -554,34 +546,64 @@ static const struct {
 	{ "pairs", cmd_pairs },
 };
 
-int main(int argc, char **argv)
+static int version(void)
+{
+	int n = 0;
+
+	while (db_migrations[n])
+		n++;
+	printf("rdma-analyze %s (reads bundle format up to %d, database "
+	       "schema %d; commit %s, %s)\n", VERSION, BUNDLE_FORMAT_VERSION, n,
+	       build_commit, build_linkage);
+	return EXIT_OK;
+}
+
+/* the command named, else the default one on the whole command line */
+static int run(int argc, char **argv)
 {
 	size_t i;
 
-	log_prog = "rdma-analyze";
-	term_guard_stdio();
 	if (argc < 2) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		int n = 0;
-
-		while (db_migrations[n])
-			n++;
-		printf("rdma-analyze %s (reads bundle format up to %d, database "
-		       "schema %d; commit %s, %s)\n", VERSION,
-		       BUNDLE_FORMAT_VERSION, n, build_commit, build_linkage);
-		return close_stdout(EXIT_OK);
-	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
+		return version();
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage_text, stdout);
-		return close_stdout(EXIT_OK);
+		return EXIT_OK;
 	}
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	if (argv[1][0] != '-' && access(argv[1], F_OK))
-		return usage_error(NULL, "'%s' is neither a command nor a file", argv[1]);
+		return usage_error(NULL, "'%s' is neither a command nor a file",
+				   argv[1]);
 	return cmds[0].fn(argc, argv);
+}
+
+/* standard output is checked once, after the command (git's run_builtin):
+ * output lost to a full disk or a closed pipe is an error, exit 4 */
+static int stdout_done(int rc)
+{
+	if (fflush(stdout)) {
+		error("cannot write to standard output: %s", strerror(errno));
+		return EXIT_INPUT;
+	}
+	if (ferror(stdout)) {
+		error("cannot write to standard output");
+		return EXIT_INPUT;
+	}
+	if (fclose(stdout)) {
+		error("cannot close standard output: %s", strerror(errno));
+		return EXIT_INPUT;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	log_prog = "rdma-analyze";
+	term_guard_stdio();
+	return stdout_done(run(argc, argv));
 }

@@ -283,7 +283,7 @@ int cmd_merge(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(merge_usage, stdout);
-			return fflush(stdout) ? EXIT_INPUT : EXIT_OK;
+			return EXIT_OK;
 		default:
 			return usage_error("merge", "bad option");
 		}

@@ -745,7 +745,7 @@ int cmd_pairs(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(pairs_usage, stdout);
-			return fflush(stdout) || ferror(stdout) ? EXIT_INPUT : 0;
+			return EXIT_OK;
 		default:
 			return usage_error("pairs", "bad option");
 		}
@@ -796,9 +796,5 @@ int cmd_pairs(int argc, char **argv)
 	}
 	pctx_release(&x);
 	db_close(db);
-	if (fflush(stdout) || ferror(stdout)) {
-		error("cannot write the output");
-		return EXIT_INPUT;
-	}
 	return rc;
 }

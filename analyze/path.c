@@ -385,7 +385,7 @@ int cmd_path(int argc, char **argv)
 	sqlite3_stmt *st;
 	sqlite3 *db;
 	int64_t bid;
-	int c, rc, r1, r2;
+	int c, r1, r2;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", path_opts, NULL)) != -1) {
@@ -395,7 +395,7 @@ int cmd_path(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(path_usage, stdout);
-			return fflush(stdout) || ferror(stdout) ? EXIT_INPUT : 0;
+			return EXIT_OK;
 		default:
 			return usage_error("path", "bad option");
 		}
@@ -439,10 +439,5 @@ int cmd_path(int argc, char **argv)
 	printf("\n# %s -> %s\n", dst.desc, src.desc);
 	r2 = trace(db, bid, &dst, &src);
 	db_close(db);
-	rc = r1 > r2 ? r1 : r2;
-	if (fflush(stdout) || ferror(stdout)) {
-		error("cannot write the output");
-		return EXIT_INPUT;
-	}
-	return rc;
+	return r1 > r2 ? r1 : r2;
 }
