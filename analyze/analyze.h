@@ -26,6 +26,12 @@ enum ra_exit {
 int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* getopt_long for command CMD, with SHORTOPTS starting "+:" or ":": an
+ * option not in its table, or without its argument, is refused here in one
+ * line naming it and the command, and '?' returned (then EXIT_USAGE) */
+int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
 int cmd_report(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_show(int argc, char **argv);
