@@ -365,60 +365,6 @@ int cmd_report(int argc, char **argv)
 	return failed ? EXIT_INPUT : rc;
 }
 
-int cmd_show(int argc, char **argv)
-{
-	const struct view *v;
-	struct bundle_r *b = NULL;
-	char err[512], *file = NULL;
-	struct args a;
-	int rc;
-
-	if ((rc = parse(argc, argv, &a)))
-		return rc < 0 ? usage_error("show", "bad option") : EXIT_OK;
-	if (a.list) {
-		for (v = views; v->name; v++)
-			printf("%-14s %-8s %s\n", v->name, v->usage, v->help);
-		return EXIT_OK;
-	}
-	if (a.nfiles < 2)
-		return usage_error("show", "BUNDLE|NODE VIEW");
-	v = view_find(a.files[1]);
-	if (!v)
-		return usage_error("show", "unknown view '%s' (see rdma-analyze show --list)",
-			     a.files[1]);
-	if (access(a.files[0], F_OK) && a.db) {
-		/* a node name: its newest bundle in the database */
-		sqlite3 *db = open_db(a.db);
-		sqlite3_stmt *s;
-
-		if (!db)
-			return EXIT_INPUT;
-		s = db_query(db, "SELECT b.file FROM bundles b JOIN nodes n ON "
-			     "n.id = b.node_id WHERE n.name = ? ORDER BY "
-			     "b.collected_at DESC, b.id DESC LIMIT 1", "s", a.files[0]);
-		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-			file = xstrdup((const char *)sqlite3_column_text(s, 0));
-		db_done(s);
-		db_close(db);
-		if (!file) {
-			error("no node '%s' in %s", a.files[0], a.db);
-			return EXIT_INPUT;
-		}
-	} else {
-		file = xstrdup(a.files[0]);
-	}
-	if (imp_or_br_open(file, NULL, &b, err, sizeof(err)) < 0) {
-		error("%s: %s", file, err);
-		free(file);
-		return EXIT_INPUT;
-	}
-	rc = v->show(b, a.nfiles - 2, a.files + 2, stdout) < 0 ? EXIT_INPUT :
-									     EXIT_OK;
-	br_free(b);
-	free(file);
-	return rc;
-}
-
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
