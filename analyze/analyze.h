@@ -32,6 +32,19 @@ int usage_error(const char *cmd, const char *fmt, ...)
 int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts);
 
+/* what load and report read (cmd-load.c): the thresholds first, then
+ * standard input ("-" among the files), then the bundles, diagnosed as
+ * they arrive */
+struct sqlite3;
+struct load_stats;
+struct load_args {
+	const char *db, *thresholds, *expect_hcas;
+	char **files;
+	int nfiles;
+};
+int load_and_diagnose(struct sqlite3 *db, const struct load_args *a,
+		      struct load_stats *st, int progress);
+
 int cmd_report(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_show(int argc, char **argv);
