@@ -2,10 +2,8 @@
  * of a fabric as the stored forwarding tables send packets (the newest
  * fabric scan in the database: fabric_nodes, fabric_ports, fabric_lft),
  * hop by hop as ibtracert prints it, in both directions (InfiniBand routes
- * need not be symmetric), each hop with its ports' counters.
- *
- * The subcommand parses its own options here rather than in main.c: it
- * shares none with the others but --db, and stays in one file.
+ * need not be symmetric), each hop with its ports' counters.  Its
+ * command line is cmd-path.c.
  *
  * Exit status: 0 both routes reach their destination; 1 a route stops (no
  * LFT entry, exit port 255, a port without an active link, or a CA that is
@@ -13,7 +11,6 @@
  * ambiguous SRC or DST); 4 the database cannot be read or holds no scan.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,23 +21,10 @@
 #include "buf.h"
 #include "db.h"
 #include "log.h"
+#include "path.h"
 #include "util.h"
 
 #define MAX_HOPS 64		/* IB directed routes stop at 64 hops too */
-
-static const char path_usage[] =
-"usage: rdma-analyze path --db FILE SRC DST\n"
-"\n"
-"The route from SRC to DST and back, from the forwarding tables of the\n"
-"newest fabric scan in the database (a bundle made with rdma-collect\n"
-"--fabric), printed hop by hop as ibtracert prints it, with each hop's\n"
-"port counters.  SRC and DST: a node description (\"node07 mlx5_0\"), its\n"
-"first word (a hostname: \"node07\"), a LID (12 or 0xc), or a node or port\n"
-"GUID (0x7cfe900300c00002).\n"
-"\n"
-"Exit status: 0 both routes arrive; 1 a route stops (no route, a dead\n"
-"link); 2 a route loops; 3 usage error or an unknown or ambiguous node;\n"
-"4 the database cannot be read or holds no fabric scan.\n";
 
 /* one end of a route: a CA port, or a switch (its port 0) */
 struct endp {
@@ -372,38 +356,14 @@ static int trace(sqlite3 *db, int64_t bid, const struct endp *src,
 	return 0;
 }
 
-static const struct option path_opts[] = {
-	{ "db", required_argument, NULL, 'd' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-int cmd_path(int argc, char **argv)
+int path_trace(const char *file, const char *from, const char *to)
 {
-	const char *file = NULL;
 	struct endp src, dst;
 	sqlite3_stmt *st;
 	sqlite3 *db;
 	int64_t bid;
-	int c, r1, r2;
+	int r1, r2;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", path_opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			file = optarg;
-			break;
-		case 'h':
-			fputs(path_usage, stdout);
-			return EXIT_OK;
-		default:
-			return usage_error("path", "bad option");
-		}
-	}
-	if (!file)
-		return usage_error("path", "--db FILE is required");
-	if (argc - optind != 2)
-		return usage_error("path", "give SRC and DST");
 	/* db_open would create a missing file */
 	if (access(file, R_OK)) {
 		error("cannot open database '%s': %s", file, strerror(errno));
@@ -429,8 +389,8 @@ int cmd_path(int argc, char **argv)
 	       col(st, 1), col(st, 2), icol(st, 5), col(st, 3),
 	       *col(st, 4) ? ": " : "", col(st, 4));
 	db_done(st);
-	if (resolve(db, bid, argv[optind], &src) < 0 ||
-	    resolve(db, bid, argv[optind + 1], &dst) < 0) {
+	if (resolve(db, bid, from, &src) < 0 ||
+	    resolve(db, bid, to, &dst) < 0) {
 		db_close(db);
 		return EXIT_USAGE;
 	}
