@@ -32,6 +32,12 @@ int usage_error(const char *cmd, const char *fmt, ...)
 int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts);
 
+/* -f/--format ARG of command CMD: its index in NAMES (NULL-terminated;
+ * every command that prints has "text" first and "json" second, and takes
+ * --json for -f json), or -1 after a usage error */
+int format_arg(const char *cmd, const char *arg, const char *const *names);
+enum { FORMAT_TEXT, FORMAT_JSON };
+
 /* what load and report read (cmd-load.c): the thresholds first, then
  * standard input ("-" among the files), then the bundles, diagnosed as
  * they arrive */

@@ -6,7 +6,7 @@
 #include "history.h"
 
 static const char usage_text[] =
-"usage: rdma-analyze history --db FILE NODE [--json] [--all]\n"
+"usage: rdma-analyze history --db FILE NODE [-f text|json] [--all]\n"
 "\n"
 "The timeline of a node's bundles in the database (NODE: its hostname as\n"
 "collected; nodes of the same name with different machine ids are shown\n"
@@ -20,20 +20,25 @@ static const char usage_text[] =
 "counter of the first snapshot; the rates measured by --sample inside a\n"
 "bundle; the RDMA-relevant kernel log events that are new.\n"
 "\n"
-"  --db FILE   the database (rdma-analyze load --db FILE ...)\n"
-"  --json      as JSON: every counter that moved, not only error counters\n"
-"  --all       text: every counter that moved, not only error counters\n"
+"  --db FILE        the database (rdma-analyze load --db FILE ...)\n"
+"  -f, --format F   text (default) or json: every counter that moved, not\n"
+"                   only error counters\n"
+"  --json           the same as --format json\n"
+"  --all            text: every counter that moved, not only error counters\n"
 "\n"
 "Exit status: 0 the timeline was written; 3 usage error; 4 the database\n"
 "cannot be read or has no node NODE.\n";
 
 static const struct option opts[] = {
 	{ "db", required_argument, NULL, 'd' },
+	{ "format", required_argument, NULL, 'f' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+static const char *const formats[] = { "text", "json", NULL };
 
 int cmd_history(int argc, char **argv)
 {
@@ -42,10 +47,14 @@ int cmd_history(int argc, char **argv)
 
 	optind = 1;
 	/* options may follow NODE */
-	while ((c = cmd_getopt("history", argc, argv, ":h", opts)) != -1) {
+	while ((c = cmd_getopt("history", argc, argv, ":f:h", opts)) != -1) {
 		switch (c) {
 		case 'd': file = optarg; break;
-		case 'j': json = 1; break;
+		case 'f':
+			if ((json = format_arg("history", optarg, formats)) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'j': json = FORMAT_JSON; break;
 		case 'a': all = 1; break;
 		case 'h':
 			fputs(usage_text, stdout);

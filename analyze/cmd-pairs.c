@@ -8,7 +8,7 @@
 
 static const char usage_text[] =
 "usage: rdma-analyze pairs --db FILE [--results FILE] [--method best|tomography]\n"
-"                          [--json]\n"
+"                          [-f text|json]\n"
 "\n"
 "Which component explains the pairs of nodes that cannot talk: pair results\n"
 "from --results (CSV lines src,dst,result[,gbps[,error]], result ok, fail or\n"
@@ -22,7 +22,8 @@ static const char usage_text[] =
 "  --method M       best (default): maximum likelihood, tolerates noise and\n"
 "                   flaky faults; tomography: the classic floor (components\n"
 "                   on a passing path cleared, greedy cover of the rest)\n"
-"  --json           JSON (schema/PAIRS.md) instead of text\n"
+"  -f, --format F   text (default) or json (schema/PAIRS.md)\n"
+"  --json           the same as --format json\n"
 "\n"
 "Exit status: 0 nothing at warning or above; 1 warnings (ambiguous); 2\n"
 "critical findings; 3 usage error; 4 the database or the results cannot be\n"
@@ -32,10 +33,13 @@ static const struct option opts[] = {
 	{ "db", required_argument, NULL, 'd' },
 	{ "results", required_argument, NULL, 'r' },
 	{ "method", required_argument, NULL, 'm' },
+	{ "format", required_argument, NULL, 'f' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+static const char *const formats[] = { "text", "json", NULL };
 
 int cmd_pairs(int argc, char **argv)
 {
@@ -44,7 +48,7 @@ int cmd_pairs(int argc, char **argv)
 	int c, json = 0;
 
 	optind = 1;
-	while ((c = cmd_getopt("pairs", argc, argv, "+:h", opts)) != -1) {
+	while ((c = cmd_getopt("pairs", argc, argv, "+:f:h", opts)) != -1) {
 		switch (c) {
 		case 'd': file = optarg; break;
 		case 'r': results = optarg; break;
@@ -57,7 +61,11 @@ int cmd_pairs(int argc, char **argv)
 				return usage_error("pairs", "--method: best or "
 						   "tomography");
 			break;
-		case 'j': json = 1; break;
+		case 'f':
+			if ((json = format_arg("pairs", optarg, formats)) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'j': json = FORMAT_JSON; break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_OK;

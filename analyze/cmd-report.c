@@ -30,6 +30,7 @@ static const char usage_text[] =
 "(INPUT_UNREAD), nothing read exits 4 (schema/IMPORT.md).\n"
 "  --db FILE          use (and add the BUNDLEs to) this database\n"
 "  -f, --format F     text (default), json or html\n"
+"  --json             the same as --format json\n"
 "  -o, --output FILE  write the report to FILE\n"
 "  --thresholds FILE  override thresholds ('name value' lines)\n"
 "  --expect-hcas N    each node should have N RDMA devices\n"
@@ -47,6 +48,7 @@ static const char usage_text[] =
 static const struct option opts[] = {
 	{ "db", required_argument, NULL, 'd' },
 	{ "format", required_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, 'j' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "thresholds", required_argument, NULL, 't' },
 	{ "expect-hcas", required_argument, NULL, 'e' },
@@ -77,6 +79,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 		switch (c) {
 		case 'd': a->l.db = optarg; break;
 		case 'f': format = optarg; break;
+		case 'j': format = "json"; break;
 		case 'o': a->output = optarg; break;
 		case 't': a->l.thresholds = optarg; break;
 		case 'e': a->l.expect_hcas = optarg; break;

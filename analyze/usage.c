@@ -54,3 +54,18 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	}
 	return c;
 }
+
+int format_arg(const char *cmd, const char *arg, const char *const *names)
+{
+	char list[128] = "";
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	for (i = 0; names[i]; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 i ? ", " : "", names[i]);
+	usage_error(cmd, "unknown format '%s' (%s)", arg, list);
+	return -1;
+}

@@ -23,3 +23,66 @@ if [ -c /dev/full ]; then
 else
 	skip "output to a full disk" "no /dev/full"
 fi
+
+# --- an option a command does not take: exit 3, one line naming both ---
+# refuse "what" CMD OPTION ARGS...: the refusal must name CMD and OPTION
+refuse() {
+	what=$1 cmd=$2 opt=$3
+	shift 3
+	"$RA" "$@" >out 2>err
+	rc=$?
+	if [ "$rc" = 3 ] && [ "$(wc -l <err)" = 1 ] && [ ! -s out ] &&
+	    grep -q "^rdma-analyze: $cmd: .*'$opt'" err; then
+		ok "$what: exit 3, one line"
+	else
+		fail "$what: exit 3, one line (exit $rc)"
+		sed 's/^/#   /' err | head -5
+	fi
+}
+refuse "rules --baseline" rules --baseline \
+	rules --baseline x --format xml -o /nonexistent
+refuse "load --format" load --format load --db x.db --format html "$S"
+refuse "load -o" load -o load --db x.db -o r.txt "$S"
+refuse "show --format" show --format show --format json "$S" ibstat
+refuse "path --json" path --json path --db x.db --json a b
+refuse "merge --all" merge --all merge --db x.db --all y.db
+refuse "diff --baseline" diff --baseline diff --baseline x "$S" "$S"
+refuse "history --results" history --results history --db x.db --results f n
+refuse "pairs --all" pairs --all pairs --db x.db --all
+refuse "list --db" list --db list --db x.db "$S"
+refuse "report --markdown" report --markdown report --markdown "$S"
+refuse "the default command: --list" report --list --list "$S"
+refuse "a short option: report -x" report -x report -x "$S"
+refuse "a flag given a value: rules --json=1" rules --json rules --json=1
+refuse "no argument: report --db" report --db report --db
+refuse "no argument: report -f" report -f report -f
+refuse "an unknown format: diff -f xml" diff xml diff -f xml "$S" "$S"
+refuse "an unknown format: report -f xml" report xml report -f xml "$S"
+check "nothing was written by the refusals" sh -c '! ls | grep -q "\.db\|r\.txt"'
+
+# --- -f/--format, and --json for -f json, in every command that prints ---
+"$RA" report -f json "$S" >a.json 2>/dev/null
+"$RA" report --json "$S" >b.json 2>/dev/null
+check "report: --json is -f json" cmp a.json b.json
+"$RA" rules --format json >a.json
+"$RA" rules --json >b.json
+check "rules: --json is --format json" cmp a.json b.json
+"$RA" rules -f markdown >a.md
+"$RA" rules --markdown >b.md
+check "rules: --markdown is -f markdown" cmp a.md b.md
+check "rules --thresholds --json: JSON" sh -c \
+	'"$1" rules --thresholds --json | python3 -c "import json, sys; d = json.load(sys.stdin); assert d[0][\"name\"] and \"default\" in d[0]"' sh "$RA"
+check "rules --thresholds -f markdown: a table" sh -c \
+	'"$1" rules --thresholds -f markdown | head -1 | grep -q "^| name | default | meaning |$"' sh "$RA"
+"$RA" diff -f json "$S" "$S" >a.json
+"$RA" diff --json "$S" "$S" >b.json
+check "diff: --json is -f json" cmp a.json b.json
+check "list -f json: the entries of the bundle" sh -c \
+	'"$1" list -f json "$2" | python3 -c "import json, sys; d = json.load(sys.stdin); assert d[0][\"bundle\"] == sys.argv[1] and any(e[\"path\"] == \"manifest.json\" for e in d[0][\"entries\"])" "$2"' sh "$RA" "$S"
+"$RA" load -q --db f.db "$S" 2>/dev/null
+"$RA" history --db f.db -f json rxe-vm1 >a.json
+"$RA" history --db f.db --json rxe-vm1 >b.json
+check "history: --json is -f json" sh -c 'cmp a.json b.json && python3 -m json.tool a.json >/dev/null'
+"$RA" pairs --db f.db --format json 2>/dev/null | grep -v '"load"\|"localize"' >a.json
+"$RA" pairs --db f.db --json 2>/dev/null | grep -v '"load"\|"localize"' >b.json
+check "pairs: --format json is --json" sh -c 'cmp a.json b.json && grep -q "\"version\": 1" a.json'
