@@ -1,5 +1,9 @@
-# rdma-analyze's command line, command by command: standard output checked
-# once after the command (a full disk is exit 4 and one line).
+# rdma-analyze's command line, command by command (analyze/cmd-*.c):
+# standard output checked once after the command (a full disk is exit 4 and
+# one line); an option a command does not take refused (exit 3, one line
+# naming it and the command); -f/--format and --json alike everywhere; and
+# each command's option table, its --help and its section of the man page
+# listing the same options.
 cd "$T" || exit 1
 cp "$TOP/samples/rxe-vm1-20251129T210405Z.rdma.tar.zst" rxe.rdma.tar.zst
 S=rxe.rdma.tar.zst
@@ -86,3 +90,51 @@ check "history: --json is -f json" sh -c 'cmp a.json b.json && python3 -m json.t
 "$RA" pairs --db f.db --format json 2>/dev/null | grep -v '"load"\|"localize"' >a.json
 "$RA" pairs --db f.db --json 2>/dev/null | grep -v '"load"\|"localize"' >b.json
 check "pairs: --format json is --json" sh -c 'cmp a.json b.json && grep -q "\"version\": 1" a.json'
+
+# --- the tables, --help and the man page agree, command by command ---
+# the long options of a command's table (cmd-NAME.c), --help left out
+table() {
+	grep -o '{ "[a-z-]*", [a-z_]*argument' "$TOP/analyze/cmd-$1.c" |
+		cut -d'"' -f2 | grep -v '^help$' | sort -u
+}
+# the options a command's --help lists: its lines "  -x, --name" or "  --name"
+helpopts() {
+	"$RA" "$1" --help | sed -n 's/^  *\(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' |
+		sort -u
+}
+# the man page's section of a command: from ".TP/.B NAME" to the next
+# command or .SH
+mansection() {
+	awk -v c="$1" '
+		/^\.SH/ && on { exit }
+		prev == ".TP" && /^\.B [a-z]+$/ { if (on) exit; on = ($0 == ".B " c) }
+		on { print }
+		{ prev = $0 }' "$TOP/analyze/rdma-analyze.1"
+}
+# the options it lists as items (.TP or .TQ, then the option)
+manopts() {
+	mansection "$1" | awk '
+		(prev == ".TP" || prev == ".TQ") && /^\.B[IR]? \\-/ {
+			l = $0
+			gsub(/\\/, "", l)
+			if (match(l, /--[a-z-]+/))
+				print substr(l, RSTART + 2, RLENGTH - 2)
+		}
+		{ prev = $0 }' | sort -u
+}
+for c in report load show rules list path diff history merge pairs; do
+	table "$c" >t.$c
+	helpopts "$c" >h.$c
+	manopts "$c" >m.$c
+	check_eq "$c: --help lists the options of its table" \
+		"$(cat h.$c | tr '\n' ' ')" "$(cat t.$c | tr '\n' ' ')"
+	check_eq "$c: the man page lists the options of its table" \
+		"$(cat m.$c | tr '\n' ' ')" "$(cat t.$c | tr '\n' ' ')"
+	check "$c: --help and the man page name it" sh -c '
+		"$1" --help | grep -q "^$2 \|rdma-analyze $2 " &&
+		test -n "$(cat "$3")"' sh "$RA" "$c" m.$c
+done
+check "every command of main.c's table has its cmd-NAME.c" sh -c '
+	for c in $(sed -n "s/^	{ \"\([a-z]*\)\", cmd_[a-z]* },.*/\1/p" "$1/analyze/main.c"); do
+		test -f "$1/analyze/cmd-$c.c" || { echo "no cmd-$c.c"; exit 1; }
+	done' sh "$TOP"
