@@ -1,5 +1,5 @@
 /* cmd-history: `rdma-analyze history --db FILE NODE`, the options of
- * history; the timeline is history-cmd.c's. */
+ * history; the timeline is history-timeline.c's. */
 #include <stdio.h>
 
 #include "analyze.h"

@@ -1,5 +1,5 @@
 /* cmd-pairs: `rdma-analyze pairs --db FILE [--results CSV]`, the options of
- * pairs; the localization is pairs.c's, its findings pairs-cmd.c's. */
+ * pairs; the localization is pairs.c's, its findings pairs-run.c's. */
 #include <stdio.h>
 #include <string.h>
 

@@ -233,7 +233,7 @@ int pin_csv(struct ptopo *t, struct pinputs *in, const char *file);
 int pin_nccl(struct ptopo *t, struct pinputs *in);
 int pin_perftest(struct ptopo *t, struct pinputs *in);
 
-/* pairs-cmd.c: localize the pair results of --results (RESULTS, or NULL)
+/* pairs-run.c: localize the pair results of --results (RESULTS, or NULL)
  * and of the bundles in database FILE, keep the run there for the report,
  * print it as text or JSON; the exit status of report: EXIT_OK,
  * EXIT_WARNING, EXIT_CRITICAL or EXIT_INPUT (analyze.h) */

@@ -1,5 +1,5 @@
-/* pairs-cmd: `rdma-analyze pairs --db FILE [--results pairs.csv]
- * [--method best|tomography] [--json]`: pair results from a CSV and from
+/* pairs-run: `rdma-analyze pairs --db FILE [--results pairs.csv]
+ * [--method best|tomography] [-f json]`: pair results from a CSV and from
  * the bundles (NCCL completion errors, perftest runs), localized on the
  * topology the database holds (pairs-topo.c) by the engine (pairs.c), as
  * findings PAIR_SUSPECT_LINK, PAIR_SUSPECT_NODE, PAIR_SUSPECT_SWITCH and

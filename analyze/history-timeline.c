@@ -1,9 +1,9 @@
-/* history-cmd: `rdma-analyze history --db FILE NODE`, the timeline of a
+/* history-timeline: `rdma-analyze history --db FILE NODE`, the timeline of a
  * node's snapshots (history.h): when each bundle was collected, in which
  * boot, after how long; what changed since the one before, how its
  * counters moved (deltas and per-hour rates, resets, saturation, wraps),
  * the counters' rates within a --sample window, and the kernel log events
- * that are new.  Text, or JSON with --json.  Its command line is
+ * that are new.  Text, or JSON with -f json.  Its command line is
  * cmd-history.c.
  *
  * Exit status: 0 the timeline was written; 3 usage error; 4 the database
