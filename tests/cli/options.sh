@@ -48,7 +48,7 @@ refuse "rules --baseline" rules --baseline \
 refuse "load --format" load --format load --db x.db --format html "$S"
 refuse "load -o" load -o load --db x.db -o r.txt "$S"
 refuse "show --format" show --format show --format json "$S" ibstat
-refuse "path --json" path --json path --db x.db --json a b
+refuse "path --all" path --all path --db x.db --all a b
 refuse "merge --all" merge --all merge --db x.db --all y.db
 refuse "diff --baseline" diff --baseline diff --baseline x "$S" "$S"
 refuse "history --results" history --results history --db x.db --results f n
