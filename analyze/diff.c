@@ -2,43 +2,21 @@
  * fingerprint attributes that differ (fingerprint.c) and the error,
  * discard and pause counters that differ, as text or JSON.  The diff of a
  * bundle with itself is empty. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "db.h"
+#include "diff.h"
 #include "fingerprint.h"
 #include "json.h"
 #include "import.h"
 #include "load.h"
 #include "log.h"
 #include "util.h"
-
-#define DIFF_SAME 0
-#define DIFF_DIFFERENT 1
-#define DIFF_USAGE 3
-#define DIFF_INPUT 4
-
-int cmd_diff(int argc, char **argv);	/* main.c calls it */
-
-static const char diff_usage[] =
-"usage: rdma-analyze diff [--db FILE] [--json] [--all] A B\n"
-"\n"
-"A and B are bundles, or node names in --db (their newest bundle).\n"
-"Prints the configuration fingerprint attributes that differ (class,\n"
-"firmware, driver, settings, counts; schema/DATABASE.md) and the error,\n"
-"discard and pause counters that differ, with their rate per hour of\n"
-"uptime.\n"
-"  --db FILE   the database to read nodes from (bundles are added to it)\n"
-"  --json      as JSON\n"
-"  --all       also the attributes that must differ between nodes (GUIDs,\n"
-"              addresses) and every counter\n"
-"\n"
-"Exit status: 0 no difference, 1 differences, 3 usage error, 4 a bundle\n"
-"or the database could not be read.\n";
 
 struct side {
 	int64_t bid;
@@ -235,55 +213,25 @@ static void side_json(struct json *j, const char *key, const struct side *s)
 	json_obj_close(j);
 }
 
-static const struct option diff_opts[] = {
-	{ "db", required_argument, NULL, 'd' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int diff_usage_error(const char *msg)
+int diff_two(const char *dbfile, const char *arg_a, const char *arg_b,
+	     int json, int all)
 {
-	fprintf(stderr, "rdma-analyze: diff: %s\nTry 'rdma-analyze diff --help' "
-		"for more information.\n", msg);
-	return DIFF_USAGE;
-}
-
-int cmd_diff(int argc, char **argv)
-{
-	const char *dbfile = NULL;
 	struct side a, b;
 	struct out o = { NULL, 0 };
 	struct buf jb = BUF_INIT;
 	struct json j;
 	sqlite3 *db;
-	int c, json = 0, all = 0, rc = DIFF_INPUT;
+	int rc = EXIT_INPUT;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", diff_opts, NULL)) != -1) {
-		switch (c) {
-		case 'd': dbfile = optarg; break;
-		case 'j': json = 1; break;
-		case 'a': all = 1; break;
-		case 'h':
-			fputs(diff_usage, stdout);
-			return fflush(stdout) ? DIFF_INPUT : 0;
-		default:
-			return diff_usage_error("bad option");
-		}
-	}
-	if (argc - optind != 2)
-		return diff_usage_error("two bundles or nodes, A and B");
 	db = db_open(dbfile ? dbfile : ":memory:");
 	if (!db)
-		return DIFF_INPUT;
+		return EXIT_INPUT;
 	memset(&b, 0, sizeof(b));
-	if (resolve(db, argv[optind], !!dbfile, &a) < 0) {
+	if (resolve(db, arg_a, !!dbfile, &a) < 0) {
 		side_release(&a);
 		goto out;
 	}
-	if (resolve(db, argv[optind + 1], !!dbfile, &b) < 0)
+	if (resolve(db, arg_b, !!dbfile, &b) < 0)
 		goto out_sides;
 	if (json) {
 		json_init(&j, &jb, 1);
@@ -314,9 +262,7 @@ int cmd_diff(int argc, char **argv)
 	} else {
 		printf("%d difference%s\n", o.n, o.n == 1 ? "" : "s");
 	}
-	rc = o.n ? DIFF_DIFFERENT : DIFF_SAME;
-	if (fflush(stdout) || ferror(stdout))
-		rc = error("cannot write to standard output") < 0 ? DIFF_INPUT : rc;
+	rc = o.n ? EXIT_DIFFERENT : EXIT_OK;
 out_sides:
 	side_release(&a);
 	side_release(&b);

@@ -15,7 +15,7 @@
  *     saturate instead of wrapping, so the value is "at least": no rate.
  *
  * The rules of layer "history" (rules-history.c) and `rdma-analyze
- * history` (history-cmd.c) are built on these functions.
+ * history` (history-timeline.c) are built on these functions.
  */
 #ifndef RDMA_ANALYZE_HISTORY_H
 #define RDMA_ANALYZE_HISTORY_H
@@ -143,5 +143,10 @@ void hist_fmt_span(char *out, size_t n, double seconds);
  * nodes (its history findings compare it with a bundle loaded now); the
  * added bundles' findings and skipped rows are removed.  0 or -1 */
 int hist_widen_todo(sqlite3 *db);
+
+/* history-timeline.c: the timeline of the nodes named NODE in database FILE,
+ * as text or JSON (--all: every counter that moved, not only the error
+ * counters); EXIT_OK or EXIT_INPUT (analyze.h) */
+int history_print(const char *file, const char *node, int json, int all);
 
 #endif

@@ -2,564 +2,62 @@
  * row is the default (iproute2's rdma.c): a bare list of bundles means
  * "report". */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "breader.h"
-#include "buf.h"
+#include "analyze.h"
 #include "bundle.h"
 #include "db.h"
-#include "fingerprint.h"
-#include "import.h"
-#include "jsonp.h"
-#include "json.h"
-#include "load.h"
 #include "log.h"
-#include "report.h"
-#include "rules.h"
 #include "term.h"
 #include "util.h"
 #include "version.h"
-#include "view.h"
-
-#define EXIT_OK 0
-#define EXIT_WARNING 1
-#define EXIT_CRITICAL 2
-#define EXIT_USAGE 3
-#define EXIT_INPUT 4
-
-int cmd_path(int argc, char **argv);	/* path.c: parses its own options */
-int cmd_diff(int argc, char **argv);	/* diff.c: likewise */
-int cmd_history(int argc, char **argv);	/* history-cmd.c: its own options */
-int cmd_merge(int argc, char **argv);	/* merge.c: its own options */
-int cmd_pairs(int argc, char **argv);	/* pairs-cmd.c: its own options */
 
 static const char usage_text[] =
 "usage: rdma-analyze [report] [options] BUNDLE|DIR...\n"
 "       rdma-analyze report --db FILE [options]\n"
-"       rdma-analyze load --db FILE BUNDLE|DIR...\n"
-"       rdma-analyze show BUNDLE|NODE VIEW [ARGS] [--db FILE]\n"
-"       rdma-analyze rules [--json]\n"
-"       rdma-analyze list BUNDLE...\n"
-"       rdma-analyze path --db FILE SRC DST\n"
-"       rdma-analyze diff [--db FILE] [--json] [--all] A B\n"
-"       rdma-analyze history --db FILE NODE [--json] [--all]\n"
+"       rdma-analyze load --db FILE [options] BUNDLE|DIR...\n"
+"       rdma-analyze show [--db FILE] BUNDLE|NODE VIEW [ARGS]\n"
+"       rdma-analyze rules [-f text|json|markdown] [--thresholds]\n"
+"       rdma-analyze list [-f text|json] BUNDLE...\n"
+"       rdma-analyze path --db FILE [-f text|json] SRC DST\n"
+"       rdma-analyze diff [--db FILE] [-f text|json] [--all] A B\n"
+"       rdma-analyze history --db FILE [-f text|json] [--all] NODE\n"
 "       rdma-analyze merge --db OUT DB...\n"
-"       rdma-analyze pairs --db FILE [--results CSV] [--method M] [--json]\n"
+"       rdma-analyze pairs --db FILE [--results CSV] [--method M] [-f text|json]\n"
 "\n"
 "report  diagnose bundles (loaded in memory, or from --db: the newest\n"
-"        bundle of each node) and write a report; a BUNDLE may also be a\n"
-"        sos report, a sysinfo-snapshot, an ibdiagnet folder or a folder of\n"
-"        command outputs, archive or folder, one pasted output or ticket,\n"
-"        or - (standard input: ibstat | rdma-analyze -); what no reader\n"
-"        understood is named (INPUT_UNREAD), nothing read exits 4\n"
-"        (schema/IMPORT.md)\n"
-"          --db FILE          use (and add the BUNDLEs to) this database\n"
-"          -f, --format F     text (default), json or html\n"
-"          -o, --output FILE  write the report to FILE\n"
-"          --thresholds FILE  override thresholds ('name value' lines)\n"
-"          --expect-hcas N    each node should have N RDMA devices\n"
-"          --baseline B       compare the nodes with B, a known-good bundle\n"
-"                             (for its class) or a file of 'ATTRIBUTE VALUE'\n"
-"                             lines, instead of their class's majority\n"
-"          -v, --verbose      evidence and remediation of info findings too\n"
-"          -q, --quiet        no progress bar (it is drawn only on a terminal,\n"
-"                             and never for --format json)\n"
-"load    add bundles to a database (idempotent: a bundle already there is\n"
-"        skipped), then diagnose them; a progress bar on a terminal and a\n"
-"        summary line, neither with -q, --quiet\n"
+"        bundle of each node) and write a report, text, json or html; a\n"
+"        BUNDLE may also be a sos report, a sysinfo-snapshot, an ibdiagnet\n"
+"        folder, a folder of command outputs, one pasted output, or -\n"
+"        (standard input: ibstat | rdma-analyze -); the default command\n"
+"load    add bundles to a database (a bundle already there is skipped),\n"
+"        then diagnose them\n"
 "show    print a bundle's evidence as the familiar tool would; VIEW is one\n"
 "        of the views listed by 'rdma-analyze show --list'\n"
 "rules   the checks, their layer, severity and the evidence they need\n"
-"          --json             as JSON\n"
-"          --markdown         as the rule reference (schema/RULES.md)\n"
-"          --thresholds       the thresholds and their defaults\n"
 "list    read each bundle as the analyzer does (limits, unsafe paths\n"
 "        left out) and print its entries, sorted\n"
-"path    the route from SRC to DST and back (node description, hostname,\n"
-"        LID or GUID) from the newest fabric scan's forwarding tables, as\n"
-"        ibtracert prints it, with each hop's counters; exit 1: a route\n"
-"        stops, 2: it loops (rdma-analyze path --help)\n"
+"path    the route from SRC to DST and back from the newest fabric scan's\n"
+"        forwarding tables, as ibtracert prints it, with each hop's counters\n"
 "diff    the configuration fingerprints and the error counters of two\n"
-"        bundles or nodes, side by side; exit 0: the same, 1: different\n"
-"        (rdma-analyze diff --help)\n"
-"history a node's bundles over time: snapshots (time, boot, uptime), what\n"
-"        changed, counter deltas and per-hour rates, new kernel log events\n"
-"        (rdma-analyze history --help; exit 4: no such node)\n"
+"        bundles or nodes, side by side\n"
+"history a node's bundles over time: snapshots, what changed, counter\n"
+"        deltas and per-hour rates, new kernel log events\n"
 "merge   copy every bundle of databases DB (one per rack, loaded apart)\n"
-"        into OUT, ids remapped, a bundle already there skipped, then\n"
-"        diagnose them there (rdma-analyze merge --help)\n"
+"        into OUT, then diagnose them there\n"
 "pairs   which node, cable, link or switch explains the failing pairs of\n"
-"        a pair test (CSV), NCCL completion errors and perftest runs of\n"
-"        the bundles (rdma-analyze pairs --help; schema/PAIRS.md)\n"
+"        a pair test (CSV), NCCL completion errors and perftest runs\n"
+"\n"
+"'rdma-analyze COMMAND --help' gives the options of COMMAND.  Every\n"
+"command that prints a result of its own takes -f, --format text|json\n"
+"(and --json for -f json); show prints as the tools it follows do.\n"
 "\n"
 "Exit status: 0 nothing at warning or above; 1 warnings; 2 critical\n"
 "findings; 3 usage error; 4 a bundle or the database could not be read\n"
-"(the other bundles are still reported).\n";
-
-static int usage(const char *fmt, const char *arg)
-{
-	char msg[512];
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	snprintf(msg, sizeof(msg), fmt, arg);
-#pragma GCC diagnostic pop
-	fprintf(stderr, "rdma-analyze: %s\nTry 'rdma-analyze --help' for more "
-		"information.\n", msg);
-	return EXIT_USAGE;
-}
-
-static int close_stdout(int rc)
-{
-	if (fflush(stdout) || ferror(stdout)) {
-		error("cannot write to standard output: %s", strerror(errno));
-		return EXIT_INPUT;
-	}
-	return rc;
-}
-
-/* list: what the analyzer itself reads in a bundle (the same reader,
- * breader), sorted by path; entries it leaves out are counted */
-static int list_one(const char *path)
-{
-	struct bundle_r *b;
-	char err[512];
-	size_t i;
-
-	if (imp_or_br_open(path, NULL, &b, err, sizeof(err)) < 0) {
-		error("%s: %s", path, err);
-		return -1;
-	}
-	printf("%s: bundle format %d\n", path, b->format_version);
-	for (i = 0; i < b->n; i++) {
-		const struct br_entry *e = &b->v[i];
-
-		if (e->type == BR_LINK)
-			printf("  l %10s  %s -> %s\n", "", e->path, e->data);
-		else
-			printf("  %c %10zu  %s\n", e->type == BR_DIR ? 'd' : '-',
-			       e->type == BR_DIR ? (size_t)0 : e->len, e->path);
-	}
-	if (b->ignored)
-		printf("%s: %zu entries, %zu left out (unsafe paths, hard links, "
-		       "devices, FIFOs, earlier copies of a path)\n", path,
-		       b->n, b->ignored);
-	else
-		printf("%s: %zu entries\n", path, b->n);
-	br_free(b);
-	return 0;
-}
-
-static int cmd_list(int argc, char **argv)
-{
-	int i, rc = EXIT_OK;
-
-	if (argc < 2)
-		return usage("list: which bundles?%s", "");
-	for (i = 1; i < argc; i++)
-		if (list_one(argv[i]) < 0)
-			rc = EXIT_INPUT;
-	return close_stdout(rc);
-}
-
-static const struct option report_opts[] = {
-	{ "db", required_argument, NULL, 'd' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "thresholds", required_argument, NULL, 't' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "list", no_argument, NULL, 'l' },
-	{ "markdown", no_argument, NULL, 'm' },
-	{ "expect-hcas", required_argument, NULL, 'e' },
-	{ "baseline", required_argument, NULL, 'b' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-struct args {
-	const char *db, *format, *output, *thresholds, *expect_hcas, *baseline;
-	int verbose, json, list, markdown, quiet;
-	int nfiles;
-	char **files;
-};
-
-static int parse(int argc, char **argv, struct args *a)
-{
-	int c;
-
-	memset(a, 0, sizeof(*a));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+f:o:vqh", report_opts, NULL)) != -1) {
-		switch (c) {
-		case 'd': a->db = optarg; break;
-		case 'f': a->format = optarg; break;
-		case 'o': a->output = optarg; break;
-		case 't': a->thresholds = optarg; break;
-		case 'v': a->verbose = 1; break;
-		case 'j': a->json = 1; break;
-		case 'l': a->list = 1; break;
-		case 'm': a->markdown = 1; break;
-		case 'e': a->expect_hcas = optarg; break;
-		case 'b': a->baseline = optarg; break;
-		case 'q': a->quiet = 1; break;
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(close_stdout(EXIT_OK));
-		default:
-			return -1;
-		}
-	}
-	a->files = argv + optind;
-	a->nfiles = argc - optind;
-	return 0;
-}
-
-static sqlite3 *open_db(const char *file)
-{
-	return db_open(file ? file : ":memory:");
-}
-
-/* the fleet comparison's per-bundle part, once, when the bundle arrives (a
- * report would otherwise compute it on first use); before the rules:
- * CONFIG_CHANGED compares a node's fingerprints over time */
-static int diagnose(sqlite3 *db, const int64_t *ids, size_t n)
-{
-	if (fingerprint_update(db, ids, n) < 0)
-		return -1;
-	return rules_run(db, ids, n);
-}
-
-/* "-": standard input, read whole once (a paste: `ibstat | rdma-analyze
- * -`), within the limit of one bundle entry; it lives until exit */
-static int read_stdin(struct args *a)
-{
-	static char *data;
-	char err[128];
-	size_t len;
-	int i, want = 0;
-
-	for (i = 0; i < a->nfiles; i++)
-		want += !strcmp(a->files[i], "-");
-	if (!want || data)
-		return 0;
-	if (want > 1)
-		return error("standard input ('-') given twice");
-	if (read_named_file("-", br_default_limits.max_entry, &data, &len, err,
-			    sizeof(err)) < 0)
-		return error("standard input: %s", err);
-	imp_stdin(data, len);
-	return 0;
-}
-
-static int load_and_diagnose(sqlite3 *db, struct args *a,
-			     struct load_stats *st, int progress)
-{
-	/* the thresholds first: a report still runs, on nothing, after
-	 * standard input is refused */
-	if (thresholds_load(db, a->thresholds) < 0)
-		return -1;
-	if (read_stdin(a) < 0)
-		return -1;
-	if (a->expect_hcas) {
-		long long n;
-
-		if (parse_ll(a->expect_hcas, 10, 1, 4096, &n) < 0)
-			return error("invalid --expect-hcas '%s'", a->expect_hcas);
-		db_exec(db, "INSERT OR REPLACE INTO thresholds VALUES "
-			"('expect_hcas', ?)", "d", (double)n);
-	}
-	load_files(db, a->files, a->nfiles, progress, diagnose, st);
-	return st->diagnose_failed ? -1 : 0;
-}
-
-/* the baseline: a bundle (loaded like the others, not reported unless
- * given) or a file of expected values */
-static int load_baseline(sqlite3 *db, const char *path)
-{
-	struct load_stats st;
-	char *files[1] = { (char *)path };
-	struct bundle_r *b = NULL;
-	char err[512];
-	int rc;
-
-	if (imp_or_br_open(path, NULL, &b, err, sizeof(err)) < 0)
-		return fleet_baseline_file(db, path);
-	br_free(b);
-	memset(&st, 0, sizeof(st));
-	load_files(db, files, 1, 0, NULL, &st);
-	rc = st.nall == 1 ? fleet_baseline_bundle(db, st.all_ids[0]) :
-			    error("baseline '%s' could not be loaded", path);
-	load_stats_release(&st);
-	return rc;
-}
-
-/* the fleet checks over the report's bundles */
-static int fleet_pass(sqlite3 *db, const struct args *a)
-{
-	sqlite3_stmt *s;
-	int64_t *ids = NULL;
-	size_t n = 0;
-	int rc;
-
-	if (a->baseline && load_baseline(db, a->baseline) < 0)
-		return -1;
-	s = db_query(db, "SELECT bundle_id FROM report_bundles", NULL);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		ids = xrealloc(ids, (n + 1) * sizeof(*ids));
-		ids[n++] = sqlite3_column_int64(s, 0);
-	}
-	db_done(s);
-	rc = rules_run_fleet(db, ids, n);
-	free(ids);
-	return rc;
-}
-
-static int cmd_load(int argc, char **argv)
-{
-	struct load_stats st;
-	struct args a;
-	sqlite3 *db;
-	int rc;
-
-	if (parse(argc, argv, &a) < 0)
-		return usage("load: bad option%s", "");
-	if (!a.db)
-		return usage("load: --db FILE is required%s", "");
-	if (!a.nfiles)
-		return usage("load: which bundles?%s", "");
-	db = open_db(a.db);
-	if (!db)
-		return EXIT_INPUT;
-	rc = load_and_diagnose(db, &a, &st, !a.quiet && isatty(STDERR_FILENO));
-	if (!a.quiet)
-		fprintf(stderr, "rdma-analyze: %u loaded, %u already in %s, %u "
-			"failed; %lld nodes, %lld bundles in the database\n",
-			st.loaded, st.duplicate, a.db, st.failed,
-			(long long)db_int(db, "SELECT count(*) FROM nodes", NULL),
-			(long long)db_int(db, "SELECT count(*) FROM bundles", NULL));
-	rc = rc < 0 || st.failed ? EXIT_INPUT : EXIT_OK;
-	load_stats_release(&st);
-	db_close(db);
-	return rc;
-}
-
-static int cmd_report(int argc, char **argv)
-{
-	const struct report_format *f;
-	struct report_opts ro = { stdout, 0 };
-	struct load_stats st;
-	struct args a;
-	sqlite3 *db;
-	char tmp[4096];
-	int rc, failed = 0, overrides;
-
-	if (parse(argc, argv, &a) < 0)
-		return usage("report: bad option%s", "");
-	if (a.expect_hcas) {
-		long long n;
-
-		if (parse_ll(a.expect_hcas, 10, 1, 4096, &n) < 0)
-			return usage("invalid --expect-hcas '%s' (1-4096)",
-				     a.expect_hcas);
-	}
-	if (!a.format)
-		a.format = "text";
-	for (f = report_formats; f->name && strcmp(f->name, a.format); f++)
-		;
-	if (!f->name)
-		return usage("unknown format '%s' (text, json, html)", a.format);
-	if (!a.db && !a.nfiles)
-		return usage("report: which bundles (or --db FILE)?%s", "");
-	db = open_db(a.db);
-	if (!db)
-		return EXIT_INPUT;
-	memset(&st, 0, sizeof(st));
-	/* a bar while bundles load, on a terminal, for a report read there */
-	if (load_and_diagnose(db, &a, &st, !a.quiet && isatty(STDERR_FILENO) &&
-			      !(a.format && !strcmp(a.format, "json"))) < 0)
-		failed = 1;
-	if (st.failed)
-		failed = 1;
-	/* what was loaded before keeps its findings, unless this run changes
-	 * the thresholds: then diagnose it again */
-	overrides = a.thresholds || a.expect_hcas;
-	if (a.nfiles && overrides && st.duplicate)
-		rules_run(db, st.all_ids, st.nall);
-	if (report_select(db, a.nfiles ? st.all_ids : NULL, a.nfiles ? st.nall : 0))
-		failed = 1;
-	if (!a.nfiles && overrides) {
-		sqlite3_stmt *s = db_query(db, "SELECT bundle_id FROM report_bundles",
-					   NULL);
-		int64_t *ids = NULL;
-		size_t n = 0;
-
-		while (sqlite3_step(s) == SQLITE_ROW) {
-			ids = xrealloc(ids, (n + 1) * sizeof(*ids));
-			ids[n++] = sqlite3_column_int64(s, 0);
-		}
-		db_done(s);
-		rules_run(db, ids, n);
-		free(ids);
-	}
-	if (fleet_pass(db, &a) < 0)
-		failed = 1;
-	ro.verbose = a.verbose;
-	if (a.output) {
-		if (check_snprintf(tmp, sizeof(tmp), "%s.tmp", a.output) < 0 ||
-		    !(ro.out = fopen(tmp, "w"))) {
-			error("cannot write '%s': %s", a.output, strerror(errno));
-			db_close(db);
-			load_stats_release(&st);
-			return EXIT_INPUT;
-		}
-	}
-	rc = f->write(db, &ro);
-	if (a.output) {
-		if (fclose(ro.out) || rc < 0 || rename(tmp, a.output) < 0) {
-			error("cannot write '%s': %s", a.output, strerror(errno));
-			unlink(tmp);
-			failed = 1;
-		}
-	}
-	rc = report_worst(db);
-	/* nothing read is never OK */
-	if (!db_int(db, "SELECT count(*) FROM report_bundles", NULL)) {
-		if (!failed)
-			error("no evidence: %s", a.nfiles ? "no bundle or "
-			      "readable evidence in the input" :
-			      "the database holds no bundle");
-		failed = 1;
-	}
-	db_close(db);
-	load_stats_release(&st);
-	rc = close_stdout(rc);
-	return failed ? EXIT_INPUT : rc;
-}
-
-static int cmd_rules(int argc, char **argv)
-{
-	const struct rule *const *r;
-	const struct threshold *t;
-	struct args a;
-
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--thresholds")) {
-			for (t = thresholds; t->name; t++)
-				printf("%-16s %-8g %s\n", t->name, t->value,
-				       t->help);
-			return close_stdout(EXIT_OK);
-		}
-	}
-	if (parse(argc, argv, &a) < 0 || a.nfiles)
-		return usage("rules: bad arguments%s", "");
-	if (a.json) {
-		struct buf out = BUF_INIT;
-		struct json j;
-
-		json_init(&j, &out, 1);
-		json_arr_open(&j, NULL);
-		for (r = rules_all(); *r; r++) {
-			json_obj_open(&j, NULL);
-			json_str(&j, "id", (*r)->id);
-			json_str(&j, "layer", (*r)->layer);
-			json_str(&j, "severity", severity_name((*r)->severity));
-			json_str(&j, "title", (*r)->title);
-			json_str(&j, "needs", (*r)->needs);
-			json_str(&j, "evidence", (*r)->evidence);
-			json_str(&j, "remediation", (*r)->remediation);
-			json_obj_close(&j);
-		}
-		json_arr_close(&j);
-		json_end(&j);
-		fwrite(out.buf, 1, out.len, stdout);
-		buf_release(&out);
-		return close_stdout(EXIT_OK);
-	}
-	if (a.markdown) {
-		/* schema/RULES.md is this output: the reference is the table */
-		printf("# rdma-analyze rules\n\nGenerated by `rdma-analyze rules "
-		       "--markdown` from the rule tables (analyze/rules-*.c); the "
-		       "ids are those of CHECKS.md.\n\n");
-		for (r = rules_all(); *r; r++)
-			printf("## %s\n\n- layer: %s\n- severity: %s\n- fires "
-			       "when: %s\n- needs sources: %s\n- evidence: %s\n- "
-			       "remediation: %s\n\n", (*r)->id, (*r)->layer,
-			       severity_name((*r)->severity), (*r)->title,
-			       (*r)->needs && *(*r)->needs ? (*r)->needs : "none",
-			       (*r)->evidence ? (*r)->evidence : "",
-			       (*r)->remediation ? (*r)->remediation : "");
-		printf("## Thresholds\n\n| name | default | meaning |\n|---|---|---|\n");
-		for (t = thresholds; t->name; t++)
-			printf("| %s | %g | %s |\n", t->name, t->value, t->help);
-		return close_stdout(EXIT_OK);
-	}
-	for (r = rules_all(); *r; r++)
-		printf("%-22s %-8s %-8s %s\n", (*r)->id, (*r)->layer,
-		       severity_name((*r)->severity), (*r)->title);
-	return close_stdout(EXIT_OK);
-}
-
-static int cmd_show(int argc, char **argv)
-{
-	const struct view *v;
-	struct bundle_r *b = NULL;
-	char err[512], *file = NULL;
-	struct args a;
-	int rc;
-
-	if (parse(argc, argv, &a) < 0)
-		return usage("show: bad option%s", "");
-	if (a.list) {
-		for (v = views; v->name; v++)
-			printf("%-14s %-8s %s\n", v->name, v->usage, v->help);
-		return close_stdout(EXIT_OK);
-	}
-	if (a.nfiles < 2)
-		return usage("show: BUNDLE|NODE VIEW%s", "");
-	v = view_find(a.files[1]);
-	if (!v)
-		return usage("unknown view '%s' (see rdma-analyze show --list)",
-			     a.files[1]);
-	if (access(a.files[0], F_OK) && a.db) {
-		/* a node name: its newest bundle in the database */
-		sqlite3 *db = open_db(a.db);
-		sqlite3_stmt *s;
-
-		if (!db)
-			return EXIT_INPUT;
-		s = db_query(db, "SELECT b.file FROM bundles b JOIN nodes n ON "
-			     "n.id = b.node_id WHERE n.name = ? ORDER BY "
-			     "b.collected_at DESC, b.id DESC LIMIT 1", "s", a.files[0]);
-		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-			file = xstrdup((const char *)sqlite3_column_text(s, 0));
-		db_done(s);
-		db_close(db);
-		if (!file) {
-			error("no node '%s' in %s", a.files[0], a.db);
-			return EXIT_INPUT;
-		}
-	} else {
-		file = xstrdup(a.files[0]);
-	}
-	if (imp_or_br_open(file, NULL, &b, err, sizeof(err)) < 0) {
-		error("%s: %s", file, err);
-		free(file);
-		return EXIT_INPUT;
-	}
-	rc = v->show(b, a.nfiles - 2, a.files + 2, stdout) < 0 ? EXIT_INPUT :
-									     EXIT_OK;
-	br_free(b);
-	free(file);
-	return close_stdout(rc);
-}
+"(the other bundles are still reported); path, diff, history and merge\n"
+"say theirs in their --help.\n";
 
 static const struct {
 	const char *name;
@@ -577,34 +75,64 @@ static const struct {
 	{ "pairs", cmd_pairs },
 };
 
-int main(int argc, char **argv)
+static int version(void)
+{
+	int n = 0;
+
+	while (db_migrations[n])
+		n++;
+	printf("rdma-analyze %s (reads bundle format up to %d, database "
+	       "schema %d; commit %s, %s)\n", VERSION, BUNDLE_FORMAT_VERSION, n,
+	       build_commit, build_linkage);
+	return EXIT_OK;
+}
+
+/* the command named, else the default one on the whole command line */
+static int run(int argc, char **argv)
 {
 	size_t i;
 
-	log_prog = "rdma-analyze";
-	term_guard_stdio();
 	if (argc < 2) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		int n = 0;
-
-		while (db_migrations[n])
-			n++;
-		printf("rdma-analyze %s (reads bundle format up to %d, database "
-		       "schema %d; commit %s, %s)\n", VERSION,
-		       BUNDLE_FORMAT_VERSION, n, build_commit, build_linkage);
-		return close_stdout(EXIT_OK);
-	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
+		return version();
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage_text, stdout);
-		return close_stdout(EXIT_OK);
+		return EXIT_OK;
 	}
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	if (argv[1][0] != '-' && access(argv[1], F_OK))
-		return usage("'%s' is neither a command nor a file", argv[1]);
+		return usage_error(NULL, "'%s' is neither a command nor a file",
+				   argv[1]);
 	return cmds[0].fn(argc, argv);
+}
+
+/* standard output is checked once, after the command (git's run_builtin):
+ * output lost to a full disk or a closed pipe is an error, exit 4 */
+static int stdout_done(int rc)
+{
+	if (fflush(stdout)) {
+		error("cannot write to standard output: %s", strerror(errno));
+		return EXIT_INPUT;
+	}
+	if (ferror(stdout)) {
+		error("cannot write to standard output");
+		return EXIT_INPUT;
+	}
+	if (fclose(stdout)) {
+		error("cannot close standard output: %s", strerror(errno));
+		return EXIT_INPUT;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	log_prog = "rdma-analyze";
+	term_guard_stdio();
+	return stdout_done(run(argc, argv));
 }

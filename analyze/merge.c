@@ -11,26 +11,21 @@
  * as `load` does, because fleet and history checks compare a bundle with
  * the others of its node and fleet, which only OUT holds together.
  * Inputs must have OUT's schema version (load them with this rdma-analyze
- * first, which migrates them).
+ * first, which migrates them).  Its command line is cmd-merge.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "db.h"
 #include "log.h"
+#include "merge.h"
 #include "rules.h"
 #include "util.h"
-
-int cmd_merge(int argc, char **argv);	/* main.c's table */
-
-#define EXIT_OK 0
-#define EXIT_USAGE 3
-#define EXIT_INPUT 4
 
 /* rows made by diagnosing, not by loading: recomputed in OUT */
 static const char *const derived[] = {
@@ -255,50 +250,12 @@ detach:
 	return rc;
 }
 
-static const char merge_usage[] =
-"usage: rdma-analyze merge --db OUT DB...\n"
-"\n"
-"Copy every bundle of the databases DB into OUT (made if missing): nodes\n"
-"matched by hostname and machine-id, bundles by SHA-256 (one already in\n"
-"OUT is skipped: merging twice changes nothing), every evidence table's\n"
-"rows with the ids remapped.  The merged bundles are then diagnosed in\n"
-"OUT, so fleet and history checks see all of them.  Each DB must have\n"
-"this rdma-analyze's schema version.\n"
-"\n"
-"Exit status: 0 merged; 3 usage error; 4 a database could not be read or\n"
-"written (the others are still merged).\n";
-
-int cmd_merge(int argc, char **argv)
+int merge_dbs(const char *out, char *const *dbs, int n)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct merge_stats ms = { 0 };
-	const char *out = NULL;
 	sqlite3 *db;
-	int c, i, rc = EXIT_OK;
+	int i, rc = EXIT_OK;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			out = optarg;
-			break;
-		case 'h':
-			fputs(merge_usage, stdout);
-			return fflush(stdout) ? EXIT_INPUT : EXIT_OK;
-		default:
-			fputs(merge_usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (!out || optind >= argc) {
-		error("merge: --db OUT and at least one database are needed");
-		fputs(merge_usage, stderr);
-		return EXIT_USAGE;
-	}
 	db = db_open(out);
 	if (!db)
 		return EXIT_INPUT;
@@ -306,8 +263,8 @@ int cmd_merge(int argc, char **argv)
 		db_close(db);
 		return EXIT_INPUT;
 	}
-	for (i = optind; i < argc; i++) {
-		if (merge_one(db, argv[i], &ms) < 0) {
+	for (i = 0; i < n; i++) {
+		if (merge_one(db, dbs[i], &ms) < 0) {
 			ms.failed++;
 			rc = EXIT_INPUT;
 		}

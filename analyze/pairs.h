@@ -233,4 +233,11 @@ int pin_csv(struct ptopo *t, struct pinputs *in, const char *file);
 int pin_nccl(struct ptopo *t, struct pinputs *in);
 int pin_perftest(struct ptopo *t, struct pinputs *in);
 
+/* pairs-run.c: localize the pair results of --results (RESULTS, or NULL)
+ * and of the bundles in database FILE, keep the run there for the report,
+ * print it as text or JSON; the exit status of report: EXIT_OK,
+ * EXIT_WARNING, EXIT_CRITICAL or EXIT_INPUT (analyze.h) */
+int pairs_run(const char *file, const char *results, enum pm_method method,
+	      int json);
+
 #endif

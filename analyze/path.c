@@ -2,10 +2,8 @@
  * of a fabric as the stored forwarding tables send packets (the newest
  * fabric scan in the database: fabric_nodes, fabric_ports, fabric_lft),
  * hop by hop as ibtracert prints it, in both directions (InfiniBand routes
- * need not be symmetric), each hop with its ports' counters.
- *
- * The subcommand parses its own options here rather than in main.c: it
- * shares none with the others but --db, and stays in one file.
+ * need not be symmetric), each hop with its ports' counters.  Its
+ * command line is cmd-path.c.
  *
  * Exit status: 0 both routes reach their destination; 1 a route stops (no
  * LFT entry, exit port 255, a port without an active link, or a CA that is
@@ -13,40 +11,21 @@
  * ambiguous SRC or DST); 4 the database cannot be read or holds no scan.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "db.h"
+#include "json.h"
 #include "log.h"
+#include "path.h"
 #include "util.h"
 
-int cmd_path(int argc, char **argv);
-
-#define EXIT_STOPPED 1
-#define EXIT_LOOP 2
-#define EXIT_USAGE 3
-#define EXIT_INPUT 4
-
 #define MAX_HOPS 64		/* IB directed routes stop at 64 hops too */
-
-static const char path_usage[] =
-"usage: rdma-analyze path --db FILE SRC DST\n"
-"\n"
-"The route from SRC to DST and back, from the forwarding tables of the\n"
-"newest fabric scan in the database (a bundle made with rdma-collect\n"
-"--fabric), printed hop by hop as ibtracert prints it, with each hop's\n"
-"port counters.  SRC and DST: a node description (\"node07 mlx5_0\"), its\n"
-"first word (a hostname: \"node07\"), a LID (12 or 0xc), or a node or port\n"
-"GUID (0x7cfe900300c00002).\n"
-"\n"
-"Exit status: 0 both routes arrive; 1 a route stops (no route, a dead\n"
-"link); 2 a route loops; 3 usage error or an unknown or ambiguous node;\n"
-"4 the database cannot be read or holds no fabric scan.\n";
 
 /* one end of a route: a CA port, or a switch (its port 0) */
 struct endp {
@@ -197,6 +176,20 @@ static void print_port(const struct endp *e, int port_guid)
 	       e->lid, e->lid + (1 << e->lmc) - 1, e->desc);
 }
 
+/* the same port as JSON */
+static void endp_json(struct json *j, const char *key, const struct endp *e)
+{
+	json_obj_open(j, key);
+	json_str(j, "type", type_name(e->type));
+	json_str(j, "guid", e->guid);
+	json_str(j, "port_guid", e->type != 2 ? e->port_guid : e->guid);
+	json_int(j, "port", e->port);
+	json_int(j, "lid", e->lid);
+	json_int(j, "lid_last", e->lid + (1 << e->lmc) - 1);
+	json_str(j, "desc", e->desc);
+	json_obj_close(j);
+}
+
 static const char *const error_counters[] = {
 	"SymbolErrorCounter", "LinkErrorRecoveryCounter", "LinkDownedCounter",
 	"PortRcvErrors", "PortRcvRemotePhysicalErrors",
@@ -206,9 +199,32 @@ static const char *const error_counters[] = {
 	"VL15Dropped",
 };
 
-/* "    out [3]: no errors, PortXmitWait 0, PortXmitData 1234" */
+/* the end of a hop's counters in JSON: the errors object (open when some
+ * were non-zero), then the figures, null when not in the scan */
+static void counters_json(struct json *j, int any, int errors, int64_t wait,
+			  int64_t data)
+{
+	if (errors)
+		json_obj_close(j);
+	else
+		json_null(j, "errors");
+	if (wait >= 0)
+		json_int(j, "PortXmitWait", wait);
+	else
+		json_null(j, "PortXmitWait");
+	if (data >= 0)
+		json_int(j, "PortXmitData", data);
+	else
+		json_null(j, "PortXmitData");
+	json_bool(j, "in_scan", any);
+	json_obj_close(j);
+}
+
+/* "    out [3]: no errors, PortXmitWait 0, PortXmitData 1234"; in JSON an
+ * object WHAT: port, errors (the non-zero error counters, or null),
+ * PortXmitWait, PortXmitData, in_scan (false: the scan has none) */
 static void print_counters(sqlite3 *db, int64_t bid, const char *what,
-			   const struct endp *e)
+			   const struct endp *e, struct json *j)
 {
 	struct buf b = BUF_INIT;
 	sqlite3_stmt *st;
@@ -216,6 +232,10 @@ static void print_counters(sqlite3 *db, int64_t bid, const char *what,
 	size_t i;
 	int errors = 0, any = 0;
 
+	if (j) {
+		json_obj_open(j, what);
+		json_int(j, "port", e->port);
+	}
 	st = db_query(db, "SELECT grp, name, value FROM fabric_counters WHERE "
 		      "bundle_id = ? AND guid = ? AND port = ? ORDER BY grp, "
 		      "name", "isi", bid, e->guid, e->port);
@@ -237,10 +257,19 @@ static void print_counters(sqlite3 *db, int64_t bid, const char *what,
 			if (v > 0 && !strcmp(name, error_counters[i])) {
 				buf_addf(&b, "%s%s %" PRId64, errors++ ? ", " :
 					 "", name, v);
+				if (j && errors == 1)
+					json_obj_open(j, "errors");
+				if (j)
+					json_int(j, name, v);
 			}
 		}
 	}
 	db_done(st);
+	if (j) {
+		counters_json(j, any, errors, wait, datax >= 0 ? datax : data);
+		buf_release(&b);
+		return;
+	}
 	printf("    %s [%" PRId64 "]: ", what, e->port);
 	if (!any) {
 		printf("no counters in the scan\n");
@@ -315,108 +344,152 @@ static int64_t lft_port(sqlite3 *db, int64_t bid, const struct endp *sw,
 		      sw->guid, lid);
 }
 
-/* one direction, from src's port (a CA's) or LFT (a switch's); 0 arrived,
- * EXIT_STOPPED or EXIT_LOOP, with a line saying where and why */
+/* the end of a route that does not arrive: one line "loop: ..." or
+ * "unreachable: ...", or in JSON its result and reason */
+static int route_stop(struct json *j, int rc, const char *why)
+{
+	const char *result = rc == EXIT_LOOP ? "loop" : "stopped";
+
+	if (!j) {
+		printf("%s: %s\n", rc == EXIT_LOOP ? "loop" : "unreachable", why);
+		return rc;
+	}
+	json_arr_close(j);
+	json_str(j, "result", result);
+	json_str(j, "reason", why);
+	json_obj_close(j);
+	return rc;
+}
+
+/* one hop: leaving CUR by port OUT, entering NEXT */
+static void hop(sqlite3 *db, int64_t bid, const struct endp *cur,
+		const struct endp *next, int64_t out, struct json *j)
+{
+	if (j) {
+		json_obj_open(j, NULL);
+		json_int(j, "out_port", out);
+		endp_json(j, "next", next);
+	} else {
+		printf("[%" PRId64 "] -> %s port ", out, type_name(next->type));
+		print_port(next, 1);
+	}
+	print_counters(db, bid, "out", cur, j);
+	print_counters(db, bid, "in", next, j);
+	if (j)
+		json_obj_close(j);
+}
+
+static void route_start(const struct endp *src, const struct endp *dst,
+			struct json *j)
+{
+	if (!j) {
+		printf("From %s {%s} portnum %" PRId64 " lid %" PRId64 "-%"
+		       PRId64 " \"%s\"\n", type_name(src->type), src->guid,
+		       src->port, src->lid, src->lid + (1 << src->lmc) - 1,
+		       src->desc);
+		return;
+	}
+	json_obj_open(j, NULL);
+	endp_json(j, "from", src);
+	endp_json(j, "to", dst);
+	json_arr_open(j, "hops");
+}
+
+static int route_arrive(const struct endp *dst, struct json *j)
+{
+	if (!j) {
+		printf("To %s {%s} portnum %" PRId64 " lid %" PRId64 "-%" PRId64
+		       " \"%s\"\n", type_name(dst->type), dst->guid, dst->port,
+		       dst->lid, dst->lid + (1 << dst->lmc) - 1, dst->desc);
+		return EXIT_OK;
+	}
+	json_arr_close(j);
+	json_str(j, "result", "arrived");
+	json_null(j, "reason");
+	json_obj_close(j);
+	return EXIT_OK;
+}
+
+/* one direction, from src's port (a CA's) or LFT (a switch's), hop by
+ * hop; EXIT_OK arrived, EXIT_STOPPED or EXIT_LOOP, with a line (in JSON a
+ * reason) saying where and why */
 static int trace(sqlite3 *db, int64_t bid, const struct endp *src,
-		 const struct endp *dst)
+		 const struct endp *dst, struct json *j)
 {
 	char seen[MAX_HOPS][24], why[768];
 	struct endp cur = *src, next;
 	int hops, i;
 	int64_t out;
 
-	printf("From %s {%s} portnum %" PRId64 " lid %" PRId64 "-%" PRId64
-	       " \"%s\"\n", type_name(src->type), src->guid, src->port,
-	       src->lid, src->lid + (1 << src->lmc) - 1, src->desc);
+	route_start(src, dst, j);
 	for (hops = 0; !is_dest(&cur, dst); hops++) {
 		if (hops == MAX_HOPS) {
-			printf("loop: no arrival after %d hops\n", MAX_HOPS);
-			return EXIT_LOOP;
+			snprintf(why, sizeof(why), "no arrival after %d hops",
+				 MAX_HOPS);
+			return route_stop(j, EXIT_LOOP, why);
 		}
 		if (cur.type == 2) {
 			for (i = 0; i < hops; i++) {
 				if (strcmp(seen[i], cur.guid))
 					continue;
-				printf("loop: the route to LID %" PRId64 " comes "
-				       "back to \"%s\" {%s} after %d hops\n",
-				       dst->lid, cur.desc, cur.guid, hops);
-				return EXIT_LOOP;
+				snprintf(why, sizeof(why), "the route to LID %"
+					 PRId64 " comes back to \"%s\" {%s} "
+					 "after %d hops", dst->lid, cur.desc,
+					 cur.guid, hops);
+				return route_stop(j, EXIT_LOOP, why);
 			}
 			out = lft_port(db, bid, &cur, dst->lid);
 			if (out == 255 || out == 0) {
-				printf("unreachable: \"%s\" {%s} has no route "
-				       "to LID %" PRId64 " (%s)\n", cur.desc,
-				       cur.guid, dst->lid, out ? "no LFT entry, "
-				       "or port 255" : "port 0: itself");
-				return EXIT_STOPPED;
+				snprintf(why, sizeof(why), "\"%s\" {%s} has no "
+					 "route to LID %" PRId64 " (%s)",
+					 cur.desc, cur.guid, dst->lid, out ?
+					 "no LFT entry, or port 255" :
+					 "port 0: itself");
+				return route_stop(j, EXIT_STOPPED, why);
 			}
 		} else if (hops) {
-			printf("unreachable: the route to LID %" PRId64 " ends "
-			       "at \"%s\" port %" PRId64 " (lid %" PRId64 "), "
-			       "not the destination\n", dst->lid, cur.desc,
-			       cur.port, cur.lid);
-			return EXIT_STOPPED;
+			snprintf(why, sizeof(why), "the route to LID %" PRId64
+				 " ends at \"%s\" port %" PRId64 " (lid %"
+				 PRId64 "), not the destination", dst->lid,
+				 cur.desc, cur.port, cur.lid);
+			return route_stop(j, EXIT_STOPPED, why);
 		} else {
 			out = cur.port;	/* a CA sends out of its own port */
 		}
 		snprintf(seen[hops], sizeof(seen[hops]), "%s",
 			 cur.type == 2 ? cur.guid : "");
 		cur.port = out;
-		if (far_end(db, bid, &cur, out, &next, why, sizeof(why)) < 0) {
-			printf("unreachable: %s\n", why);
-			return EXIT_STOPPED;
-		}
-		printf("[%" PRId64 "] -> %s port ", out, type_name(next.type));
-		print_port(&next, 1);
-		print_counters(db, bid, "out", &cur);
-		print_counters(db, bid, "in", &next);
+		if (far_end(db, bid, &cur, out, &next, why, sizeof(why)) < 0)
+			return route_stop(j, EXIT_STOPPED, why);
+		hop(db, bid, &cur, &next, out, j);
 		cur = next;
 	}
-	printf("To %s {%s} portnum %" PRId64 " lid %" PRId64 "-%" PRId64
-	       " \"%s\"\n", type_name(dst->type), dst->guid, dst->port,
-	       dst->lid, dst->lid + (1 << dst->lmc) - 1, dst->desc);
-	return 0;
+	return route_arrive(dst, j);
 }
 
-static const struct option path_opts[] = {
-	{ "db", required_argument, NULL, 'd' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int path_usage_error(const char *msg)
+/* the scan the routes are read from, opening the document */
+static void scan_json(struct json *j, sqlite3_stmt *st)
 {
-	fprintf(stderr, "rdma-analyze: path: %s\nTry 'rdma-analyze path --help' "
-		"for more information.\n", msg);
-	return EXIT_USAGE;
+	json_obj_open(j, NULL);
+	json_obj_open(j, "scan");
+	json_str(j, "host", col(st, 1));
+	json_str(j, "collected_at", col(st, 2));
+	json_int(j, "nodes", icol(st, 5));
+	json_str(j, "status", col(st, 3));
+	json_str(j, "reason", *col(st, 4) ? col(st, 4) : NULL);
+	json_obj_close(j);
 }
 
-int cmd_path(int argc, char **argv)
+int path_trace(const char *file, const char *from, const char *to, int json)
 {
-	const char *file = NULL;
+	struct buf out = BUF_INIT;
+	struct json j;
 	struct endp src, dst;
 	sqlite3_stmt *st;
 	sqlite3 *db;
 	int64_t bid;
-	int c, rc, r1, r2;
+	int r1, r2;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", path_opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			file = optarg;
-			break;
-		case 'h':
-			fputs(path_usage, stdout);
-			return fflush(stdout) || ferror(stdout) ? EXIT_INPUT : 0;
-		default:
-			return path_usage_error("bad option");
-		}
-	}
-	if (!file)
-		return path_usage_error("--db FILE is required");
-	if (argc - optind != 2)
-		return path_usage_error("give SRC and DST");
 	/* db_open would create a missing file */
 	if (access(file, R_OK)) {
 		error("cannot open database '%s': %s", file, strerror(errno));
@@ -438,24 +511,35 @@ int cmd_path(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	bid = sqlite3_column_int64(st, 0);
-	printf("# fabric scan of %s collected %s: %" PRId64 " nodes, %s%s%s\n",
-	       col(st, 1), col(st, 2), icol(st, 5), col(st, 3),
-	       *col(st, 4) ? ": " : "", col(st, 4));
+	if (json) {
+		json_init(&j, &out, 1);
+		scan_json(&j, st);
+		json_arr_open(&j, "routes");
+	} else {
+		printf("# fabric scan of %s collected %s: %" PRId64 " nodes, "
+		       "%s%s%s\n", col(st, 1), col(st, 2), icol(st, 5),
+		       col(st, 3), *col(st, 4) ? ": " : "", col(st, 4));
+	}
 	db_done(st);
-	if (resolve(db, bid, argv[optind], &src) < 0 ||
-	    resolve(db, bid, argv[optind + 1], &dst) < 0) {
+	if (resolve(db, bid, from, &src) < 0 ||
+	    resolve(db, bid, to, &dst) < 0) {
+		buf_release(&out);
 		db_close(db);
 		return EXIT_USAGE;
 	}
-	printf("# %s -> %s\n", src.desc, dst.desc);
-	r1 = trace(db, bid, &src, &dst);
-	printf("\n# %s -> %s\n", dst.desc, src.desc);
-	r2 = trace(db, bid, &dst, &src);
+	if (!json)
+		printf("# %s -> %s\n", src.desc, dst.desc);
+	r1 = trace(db, bid, &src, &dst, json ? &j : NULL);
+	if (!json)
+		printf("\n# %s -> %s\n", dst.desc, src.desc);
+	r2 = trace(db, bid, &dst, &src, json ? &j : NULL);
 	db_close(db);
-	rc = r1 > r2 ? r1 : r2;
-	if (fflush(stdout) || ferror(stdout)) {
-		error("cannot write the output");
-		return EXIT_INPUT;
+	if (json) {
+		json_arr_close(&j);
+		json_obj_close(&j);
+		json_end(&j);
+		fwrite(out.buf, 1, out.len, stdout);
+		buf_release(&out);
 	}
-	return rc;
+	return r1 > r2 ? r1 : r2;
 }

@@ -1,6 +1,6 @@
 /* rules-pairs: the pairwise-localization findings.  They belong to pairs
  * of nodes, not to one bundle, so the report's per-bundle run has nothing
- * to check: `rdma-analyze pairs` (pairs-cmd.c) makes them from the pair
+ * to check: `rdma-analyze pairs` (pairs-run.c) makes them from the pair
  * results and the topology.  They are listed here so that `rdma-analyze
  * rules` and schema/RULES.md name them with the others. */
 #include <stddef.h>

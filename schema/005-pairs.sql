@@ -1,5 +1,5 @@
 -- rdma-analyze database, schema version 5: the last `rdma-analyze pairs`
--- run (analyze/pairs-cmd.c), kept for the HTML report's pair heatmap and
+-- run (analyze/pairs-run.c), kept for the HTML report's pair heatmap and
 -- fabric picture.  Documented in schema/PAIRS.md.  Its findings (layer
 -- pairs) are rows of `findings`, on the bundle named there.  Each run
 -- replaces the one before.

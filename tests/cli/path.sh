@@ -93,3 +93,35 @@ check "... is not created" test ! -e nosuch.db
 check_eq "a database without a fabric scan: exit 4" "$?" 4
 check "... says to load one" grep -q 'rdma-collect --fabric' err
 check "path --help gives the exit statuses" sh -c '"$1" path --help | grep -q "2 a route loops"' sh "$RA"
+
+# --- -f json: the same routes ---
+# the text's route lines rebuilt from the JSON, and each route's result
+"$RA" path --db f.db -f json node001 node009 >out.json 2>/dev/null
+check_eq "-f json: exit 0" "$?" 0
+"$RA" path --db f.db node001 node009 | route >want
+check "-f json: the same hops, ports and ends as the text" sh -c '
+	python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+def port(e, pg):
+    g = e[\"port_guid\"] if pg else e[\"guid\"]
+    return \"{%s}[%d] lid %d-%d \\\"%s\\\"\" % (g, e[\"port\"], e[\"lid\"], e[\"lid_last\"], e[\"desc\"])
+def end(w, e):
+    return \"%s %s {%s} portnum %d lid %d-%d \\\"%s\\\"\" % (w, e[\"type\"], e[\"guid\"], e[\"port\"], e[\"lid\"], e[\"lid_last\"], e[\"desc\"])
+for r in d[\"routes\"]:
+    assert r[\"result\"] == \"arrived\" and r[\"reason\"] is None
+    print(end(\"From\", r[\"from\"]))
+    for h in r[\"hops\"]:
+        assert h[\"out\"][\"PortXmitData\"] == 1000000 and h[\"out\"][\"errors\"] is None
+        print(\"[%d] -> %s port %s\" % (h[\"out_port\"], h[\"next\"][\"type\"], port(h[\"next\"], 1)))
+    print(end(\"To\", r[\"to\"]))
+" out.json >got && diff got want'
+"$RA" path --db loop.db --json node001 node009 >out.json 2>/dev/null
+check_eq "--json, a loop: exit 2" "$?" 2
+check "... its result and reason, the way back still arrived" python3 -c '
+import json, sys
+d = json.load(open("out.json"))
+r = [x["result"] for x in d["routes"]]
+assert r == ["loop", "arrived"], r
+assert "comes back to" in d["routes"][0]["reason"]
+assert d["scan"]["nodes"] > 0'

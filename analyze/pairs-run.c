@@ -1,24 +1,24 @@
-/* pairs-cmd: `rdma-analyze pairs --db FILE [--results pairs.csv]
- * [--method best|tomography] [--json]`: pair results from a CSV and from
+/* pairs-run: `rdma-analyze pairs --db FILE [--results pairs.csv]
+ * [--method best|tomography] [-f json]`: pair results from a CSV and from
  * the bundles (NCCL completion errors, perftest runs), localized on the
  * topology the database holds (pairs-topo.c) by the engine (pairs.c), as
  * findings PAIR_SUSPECT_LINK, PAIR_SUSPECT_NODE, PAIR_SUSPECT_SWITCH and
  * PAIR_AMBIGUOUS.  The JSON is documented in schema/PAIRS.md.
  *
- * The subcommand parses its own options here, as path.c does.
+ * Its command line is cmd-pairs.c.
  *
  * Exit status, as `report`: 0 nothing at warning or above, 1 warnings
  * (ambiguous), 2 critical findings, 3 usage error, 4 the database or the
  * results file cannot be read.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "db.h"
 #include "json.h"
@@ -26,32 +26,6 @@
 #include "pairs.h"
 #include "rules.h"
 #include "util.h"
-
-int cmd_pairs(int argc, char **argv);
-
-#define EXIT_USAGE 3
-#define EXIT_INPUT 4
-
-static const char pairs_usage[] =
-"usage: rdma-analyze pairs --db FILE [--results FILE] [--method best|tomography]\n"
-"                          [--json]\n"
-"\n"
-"Which component explains the pairs of nodes that cannot talk: pair results\n"
-"from --results (CSV lines src,dst,result[,gbps[,error]], result ok, fail or\n"
-"degraded; src and dst a node name, \"host ibdev\", a LID, a GUID or an\n"
-"address), the NCCL completion errors and perftest runs attached to the\n"
-"bundles in the database, placed on the newest fabric scan's routes (else\n"
-"the host-switch cables the mad source saw, else nodes and HCAs alone).\n"
-"\n"
-"  --results FILE   pair results, CSV (\"-\": standard input)\n"
-"  --method M       best (default): maximum likelihood, tolerates noise and\n"
-"                   flaky faults; tomography: the classic floor (components\n"
-"                   on a passing path cleared, greedy cover of the rest)\n"
-"  --json           JSON (schema/PAIRS.md) instead of text\n"
-"\n"
-"Exit status: 0 nothing at warning or above; 1 warnings (ambiguous); 2\n"
-"critical findings; 3 usage error; 4 the database or the results cannot be\n"
-"read.\n";
 
 static const char *const kind_names[PC_NKINDS] = {
 	[PC_CABLE] = "cable", [PC_LINK] = "link", [PC_HALF] = "half",
@@ -692,22 +666,6 @@ static void store_run(struct pctx *x, const char *results)
 	free(sus_of);
 }
 
-static const struct option pairs_opts[] = {
-	{ "db", required_argument, NULL, 'd' },
-	{ "results", required_argument, NULL, 'r' },
-	{ "method", required_argument, NULL, 'm' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int pairs_usage_error(const char *msg)
-{
-	fprintf(stderr, "rdma-analyze: pairs: %s\nTry 'rdma-analyze pairs "
-		"--help' for more information.\n", msg);
-	return EXIT_USAGE;
-}
-
 static void pctx_release(struct pctx *x)
 {
 	int i;
@@ -722,49 +680,17 @@ static void pctx_release(struct pctx *x)
 	pm_release(&x->pm);
 }
 
-int cmd_pairs(int argc, char **argv)
+int pairs_run(const char *file, const char *results, enum pm_method method,
+	      int json)
 {
-	const char *file = NULL, *results = NULL;
 	struct pctx x;
 	sqlite3 *db;
-	int c, json = 0, rc = 0, i;
+	int rc = 0, i;
 	int64_t t0;
 	size_t o;
 
 	memset(&x, 0, sizeof(x));
-	x.method = PM_BEST;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", pairs_opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			file = optarg;
-			break;
-		case 'r':
-			results = optarg;
-			break;
-		case 'm':
-			if (!strcmp(optarg, "best"))
-				x.method = PM_BEST;
-			else if (!strcmp(optarg, "tomography"))
-				x.method = PM_TOMOGRAPHY;
-			else
-				return pairs_usage_error("--method: best or "
-							 "tomography");
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'h':
-			fputs(pairs_usage, stdout);
-			return fflush(stdout) || ferror(stdout) ? EXIT_INPUT : 0;
-		default:
-			return pairs_usage_error("bad option");
-		}
-	}
-	if (!file)
-		return pairs_usage_error("--db FILE is required");
-	if (optind != argc)
-		return pairs_usage_error("no arguments besides the options");
+	x.method = method;
 	/* db_open would create a missing file */
 	if (access(file, R_OK)) {
 		error("cannot open database '%s': %s", file, strerror(errno));
@@ -807,9 +733,5 @@ int cmd_pairs(int argc, char **argv)
 	}
 	pctx_release(&x);
 	db_close(db);
-	if (fflush(stdout) || ferror(stdout)) {
-		error("cannot write the output");
-		return EXIT_INPUT;
-	}
 	return rc;
 }

@@ -1,62 +1,28 @@
-/* history-cmd: `rdma-analyze history --db FILE NODE`, the timeline of a
+/* history-timeline: `rdma-analyze history --db FILE NODE`, the timeline of a
  * node's snapshots (history.h): when each bundle was collected, in which
  * boot, after how long; what changed since the one before, how its
  * counters moved (deltas and per-hour rates, resets, saturation, wraps),
  * the counters' rates within a --sample window, and the kernel log events
- * that are new.  Text, or JSON with --json.
+ * that are new.  Text, or JSON with -f json.  Its command line is
+ * cmd-history.c.
  *
  * Exit status: 0 the timeline was written; 3 usage error; 4 the database
  * cannot be read, or holds no node of that name.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "db.h"
 #include "history.h"
 #include "json.h"
 #include "log.h"
 
-int cmd_history(int argc, char **argv);
-
-#define EXIT_USAGE 3
-#define EXIT_INPUT 4
-
 #define EVENTS_SHOWN 20		/* per snapshot, in text */
-
-static const char history_usage[] =
-"usage: rdma-analyze history --db FILE NODE [--json] [--all]\n"
-"\n"
-"The timeline of a node's bundles in the database (NODE: its hostname as\n"
-"collected; nodes of the same name with different machine ids are shown\n"
-"one after the other): each snapshot's time, boot id, uptime and the time\n"
-"since the one before; the settings that changed (firmware, driver,\n"
-"kernel, MTU, PFC ...); the error counters that moved, with the delta and\n"
-"the per-hour rate (a new boot id counts from zero over the uptime; a value\n"
-"that went down in the same boot is a reset, without a rate; an IB PMA\n"
-"counter at its maximum is saturated: at least, without a rate; a 64-bit\n"
-"counter may wrap once); the since-boot rate of every non-zero error\n"
-"counter of the first snapshot; the rates measured by --sample inside a\n"
-"bundle; the RDMA-relevant kernel log events that are new.\n"
-"\n"
-"  --db FILE   the database (rdma-analyze load --db FILE ...)\n"
-"  --json      as JSON: every counter that moved, not only error counters\n"
-"  --all       text: every counter that moved, not only error counters\n"
-"\n"
-"Exit status: 0 the timeline was written; 3 usage error; 4 the database\n"
-"cannot be read or has no node NODE.\n";
-
-static const struct option history_opts[] = {
-	{ "db", required_argument, NULL, 'd' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 struct out {
 	sqlite3 *db;
@@ -66,13 +32,6 @@ struct out {
 	const struct hist_snap *prev, *cur;
 	int others;		/* counters moved but not printed (text) */
 };
-
-static int usage_error(const char *msg)
-{
-	fprintf(stderr, "rdma-analyze: history: %s\nTry 'rdma-analyze history "
-		"--help' for more information.\n", msg);
-	return EXIT_USAGE;
-}
 
 /* what is printed from a bundle: printable bytes only */
 static const char *clean(const char *in, char *out, size_t n)
@@ -430,33 +389,17 @@ static int node(struct out *o, int64_t node_id)
 	return rc;
 }
 
-int cmd_history(int argc, char **argv)
+int history_print(const char *file, const char *node_name, int json, int all)
 {
 	struct out o;
-	const char *file = NULL;
 	sqlite3_stmt *st;
 	int64_t *ids = NULL;
 	size_t n = 0, i;
-	int c, rc = 0;
+	int rc = 0;
 
 	memset(&o, 0, sizeof(o));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", history_opts, NULL)) != -1) {
-		switch (c) {
-		case 'd': file = optarg; break;
-		case 'j': o.json = 1; break;
-		case 'a': o.all = 1; break;
-		case 'h':
-			fputs(history_usage, stdout);
-			return fflush(stdout) || ferror(stdout) ? EXIT_INPUT : 0;
-		default:
-			return usage_error("bad option");
-		}
-	}
-	if (!file)
-		return usage_error("--db FILE is required");
-	if (argc - optind != 1)
-		return usage_error("give one NODE");
+	o.json = json;
+	o.all = all;
 	/* db_open would create a missing file */
 	if (access(file, R_OK)) {
 		error("cannot open database '%s': %s", file, strerror(errno));
@@ -466,7 +409,7 @@ int cmd_history(int argc, char **argv)
 	if (!o.db)
 		return EXIT_INPUT;
 	st = db_query(o.db, "SELECT id FROM nodes WHERE name = ? ORDER BY "
-		      "coalesce(machine_id, ''), id", "s", argv[optind]);
+		      "coalesce(machine_id, ''), id", "s", node_name);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		ids = xrealloc(ids, (n + 1) * sizeof(*ids));
 		ids[n++] = sqlite3_column_int64(st, 0);
@@ -475,7 +418,7 @@ int cmd_history(int argc, char **argv)
 	if (!n) {
 		char name[128];
 
-		error("no node '%s' in %s", clean(argv[optind], name,
+		error("no node '%s' in %s", clean(node_name, name,
 						  sizeof(name)), file);
 		db_close(o.db);
 		return EXIT_INPUT;
@@ -498,9 +441,5 @@ int cmd_history(int argc, char **argv)
 	}
 	free(ids);
 	db_close(o.db);
-	if (fflush(stdout) || ferror(stdout)) {
-		error("cannot write to standard output: %s", strerror(errno));
-		return EXIT_INPUT;
-	}
-	return rc ? EXIT_INPUT : 0;
+	return rc ? EXIT_INPUT : EXIT_OK;
 }

@@ -1,0 +1,65 @@
+/* analyze.h: the commands of rdma-analyze, as git's builtin.h.  Each
+ * command is a cmd-<name>.c with its own option table and --help text; it
+ * returns an exit status and never checks standard output itself: main.c
+ * does that once, after the command returns. */
+#ifndef ANALYZE_H
+#define ANALYZE_H
+
+#include <getopt.h>
+
+/* the exit status of every command (rdma-analyze.1, EXIT STATUS) */
+enum ra_exit {
+	EXIT_OK = 0,		/* nothing at warning or above */
+	EXIT_WARNING = 1,	/* warnings */
+	EXIT_CRITICAL = 2,	/* critical findings */
+	EXIT_USAGE = 3,		/* the command line is wrong */
+	EXIT_INPUT = 4,		/* an input or the output cannot be used */
+
+	EXIT_DIFFERENT = 1,	/* diff: A and B differ */
+	EXIT_STOPPED = 1,	/* path: a route stops */
+	EXIT_LOOP = 2,		/* path: a route loops */
+};
+
+/* "rdma-analyze: CMD: what is wrong; see 'rdma-analyze CMD --help'", one
+ * line on standard error (CMD NULL: the command line as a whole); returns
+ * EXIT_USAGE */
+int usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* getopt_long for command CMD, with SHORTOPTS starting "+:" or ":": an
+ * option not in its table, or without its argument, is refused here in one
+ * line naming it and the command, and '?' returned (then EXIT_USAGE) */
+int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
+/* -f/--format ARG of command CMD: its index in NAMES (NULL-terminated;
+ * every command that prints has "text" first and "json" second, and takes
+ * --json for -f json), or -1 after a usage error */
+int format_arg(const char *cmd, const char *arg, const char *const *names);
+enum { FORMAT_TEXT, FORMAT_JSON };
+
+/* what load and report read (cmd-load.c): the thresholds first, then
+ * standard input ("-" among the files), then the bundles, diagnosed as
+ * they arrive */
+struct sqlite3;
+struct load_stats;
+struct load_args {
+	const char *db, *thresholds, *expect_hcas;
+	char **files;
+	int nfiles;
+};
+int load_and_diagnose(struct sqlite3 *db, const struct load_args *a,
+		      struct load_stats *st, int progress);
+
+int cmd_report(int argc, char **argv);
+int cmd_load(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_path(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_pairs(int argc, char **argv);
+
+#endif
