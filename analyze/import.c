@@ -19,26 +19,6 @@
 #include "sha256.h"
 #include "util.h"
 
-/* Until imp-sysinfo.c and imp-ibdiag.c land (other hands write them),
- * weak handlers keep the build whole in any order. */
-__attribute__((weak)) int imp_kind_sysinfo(struct imp *im,
-					   const struct imp_in *v, size_t n)
-{
-	(void)v;
-	(void)n;
-	imp_note(im, "this rdma-analyze has no sysinfo-snapshot reader");
-	return 0;
-}
-
-__attribute__((weak)) int imp_kind_ibdiag(struct imp *im,
-					  const struct imp_in *v, size_t n)
-{
-	(void)v;
-	(void)n;
-	imp_note(im, "this rdma-analyze has no ibdiagnet reader");
-	return 0;
-}
-
 /* the collector's registry (collect/registry.c), in its order: the
  * manifest lists every source, as a bundle's does */
 static const char *const reg_sources[] = {
