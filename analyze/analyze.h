@@ -37,6 +37,8 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
  * --json for -f json), or -1 after a usage error */
 int format_arg(const char *cmd, const char *arg, const char *const *names);
 enum { FORMAT_TEXT, FORMAT_JSON };
+/* NAMES of the commands that print text or JSON, nothing else */
+extern const char *const text_json_formats[];
 
 /* what load and report read (cmd-load.c): the thresholds first, then
  * standard input ("-" among the files), then the bundles, diagnosed as

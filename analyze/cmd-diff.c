@@ -32,8 +32,6 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *const formats[] = { "text", "json", NULL };
-
 int cmd_diff(int argc, char **argv)
 {
 	const char *dbfile = NULL;
@@ -44,7 +42,8 @@ int cmd_diff(int argc, char **argv)
 		switch (c) {
 		case 'd': dbfile = optarg; break;
 		case 'f':
-			if ((json = format_arg("diff", optarg, formats)) < 0)
+			if ((json = format_arg("diff", optarg,
+							 text_json_formats)) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'j': json = FORMAT_JSON; break;

@@ -31,8 +31,6 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *const formats[] = { "text", "json", NULL };
-
 static void list_text(const char *path, const struct bundle_r *b)
 {
 	size_t i;
@@ -112,7 +110,8 @@ int cmd_list(int argc, char **argv)
 	while ((c = cmd_getopt("list", argc, argv, "+:f:h", opts)) != -1) {
 		switch (c) {
 		case 'f':
-			if ((f = format_arg("list", optarg, formats)) < 0)
+			if ((f = format_arg("list", optarg,
+							 text_json_formats)) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'j': f = FORMAT_JSON; break;

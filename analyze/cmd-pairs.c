@@ -39,8 +39,6 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *const formats[] = { "text", "json", NULL };
-
 int cmd_pairs(int argc, char **argv)
 {
 	const char *file = NULL, *results = NULL;
@@ -62,7 +60,8 @@ int cmd_pairs(int argc, char **argv)
 						   "tomography");
 			break;
 		case 'f':
-			if ((json = format_arg("pairs", optarg, formats)) < 0)
+			if ((json = format_arg("pairs", optarg,
+							 text_json_formats)) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'j': json = FORMAT_JSON; break;

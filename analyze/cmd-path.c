@@ -33,8 +33,6 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *const formats[] = { "text", "json", NULL };
-
 int cmd_path(int argc, char **argv)
 {
 	const char *file = NULL;
@@ -45,7 +43,8 @@ int cmd_path(int argc, char **argv)
 		switch (c) {
 		case 'd': file = optarg; break;
 		case 'f':
-			if ((json = format_arg("path", optarg, formats)) < 0)
+			if ((json = format_arg("path", optarg,
+							 text_json_formats)) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'j': json = FORMAT_JSON; break;

@@ -55,6 +55,8 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	return c;
 }
 
+const char *const text_json_formats[] = { "text", "json", NULL };
+
 int format_arg(const char *cmd, const char *arg, const char *const *names)
 {
 	char list[128] = "";
