@@ -137,16 +137,32 @@ copy_elf() {
 	done
 }
 
-build_initramfs() {
-	local out=$1 kdir=$2 root a lib
-	root=$(mktemp -d "$CACHE/.root.XXXXXX")
-	chmod 0755 "$root"
-	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,out,lib}
+# base ROOT KDIR: what both guests hold: the kernel's modules and busybox
+# with a link for each of its applets
+base() {
+	local root=$1 kdir=$2 a
 	cp -a "$kdir/lib/modules" "$root/lib/"
 	cp /bin/busybox "$root/bin/busybox"
 	for a in $(/bin/busybox --list); do
 		[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
 	done
+}
+
+# pack ROOT OUT: ROOT as a zstd newc initramfs at OUT (whole or not at
+# all), ROOT removed
+pack() {
+	(cd "$1" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --quiet) | zstd -q -3 -T0 >"$2.tmp"
+	mv "$2.tmp" "$2"
+	rm -rf "$1"
+}
+
+build_initramfs() {
+	local out=$1 kdir=$2 root a lib
+	root=$(mktemp -d "$CACHE/.root.XXXXXX")
+	chmod 0755 "$root"
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,out,lib}
+	base "$root" "$kdir"
 	# the kernel's usermode helper runs /sbin/modprobe
 	ln -s ../bin/busybox "$root/sbin/modprobe"
 	for a in $GUEST_BINS; do
@@ -175,10 +191,7 @@ build_initramfs() {
 	echo "root:x:0:" >"$root/etc/group"
 	printf '127.0.0.1 localhost\n' >"$root/etc/hosts"
 	install -m 0755 "$HERE/init" "$root/init"
-	(cd "$root" && find . -print0 | LC_ALL=C sort -z |
-		cpio --null -o -H newc --quiet) | zstd -q -3 -T0 >"$out.tmp"
-	mv "$out.tmp" "$out"
-	rm -rf "$root"
+	pack "$root" "$out"
 }
 
 # build_static_initramfs OUT KDIR: the library-free guest's image
@@ -187,11 +200,7 @@ build_static_initramfs() {
 	root=$(mktemp -d "$CACHE/.root.XXXXXX")
 	chmod 0755 "$root"
 	mkdir -p "$root"/{bin,sbin,usr/sbin,etc,proc,sys,dev,tmp,root,out,lib}
-	cp -a "$kdir/lib/modules" "$root/lib/"
-	cp /bin/busybox "$root/bin/busybox"
-	for a in $(/bin/busybox --list); do
-		[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
-	done
+	base "$root" "$kdir"
 	ln -s ../bin/busybox "$root/sbin/modprobe"
 	cp "$COLLECTOR" "$root/usr/sbin/rdma-collect"
 	cp "$RXE_ADD" "$root/usr/sbin/rxe-add"
@@ -199,10 +208,7 @@ build_static_initramfs() {
 	echo "root:x:0:" >"$root/etc/group"
 	printf '127.0.0.1 localhost\n' >"$root/etc/hosts"
 	install -m 0755 "$HERE/init-static" "$root/init"
-	(cd "$root" && find . -print0 | LC_ALL=C sort -z |
-		cpio --null -o -H newc --quiet) | zstd -q -3 -T0 >"$out.tmp"
-	mv "$out.tmp" "$out"
-	rm -rf "$root"
+	pack "$root" "$out"
 }
 
 # is_static FILE: an ELF executable without a program interpreter
