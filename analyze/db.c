@@ -7,6 +7,7 @@
 #include "buf.h"
 #include "db.h"
 #include "log.h"
+#include "util.h"
 
 /* The statement cache: one prepared statement per (connection, SQL text),
  * kept for the process's life (load runs a few hundred statements, each
@@ -252,18 +253,18 @@ bad:
  * more of its time (a multiply's latency per byte) */
 static uint64_t sql_hash(const sqlite3 *db, const char *sql, size_t len)
 {
-	uint64_t h = 1469598103934665603ULL ^ (uint64_t)(uintptr_t)db ^ len;
+	uint64_t h = FNV1A_INIT ^ (uint64_t)(uintptr_t)db ^ len;
 	uint64_t w;
 	size_t i;
 
 	for (i = 0; i + 8 <= len; i += 8) {
 		memcpy(&w, sql + i, 8);
-		h = (h ^ w) * 1099511628211ULL;
+		h = fnv1a_word(h, w);
 		h ^= h >> 32;
 	}
 	w = 0;
 	memcpy(&w, sql + i, len - i);
-	h = (h ^ w) * 1099511628211ULL;
+	h = fnv1a_word(h, w);
 	return h ^ (h >> 32);
 }
 

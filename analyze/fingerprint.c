@@ -211,17 +211,6 @@ static const char *const attr_sql[] = {
 	"'169.254.*'",
 };
 
-/* FNV-1a, 64 bits: a digest to tell equal configurations apart quickly,
- * not a security boundary */
-static uint64_t fnv1a(uint64_t h, const char *s)
-{
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 struct pending {
 	int64_t bid;
 	uint64_t h;
@@ -267,7 +256,7 @@ static int summarize(sqlite3 *db)
 		if (bid != p.bid) {
 			rc = pending_flush(db, &p);
 			p.bid = bid;
-			p.h = 0xcbf29ce484222325ULL;
+			p.h = FNV1A_INIT;
 		}
 		if (!strcmp(attr, "class.hca_models"))
 			buf_addstr(&p.models, v ? v : "none");
@@ -275,8 +264,9 @@ static int summarize(sqlite3 *db)
 			buf_addstr(&p.layers, v ? v : "none");
 		if (!strcmp(grp, "unique"))
 			continue;
-		p.h = fnv1a(fnv1a(fnv1a(p.h, attr), "="), v ? v : "\x01");
-		p.h = fnv1a(p.h, "\n");
+		p.h = fnv1a_str(fnv1a_str(fnv1a_str(p.h, attr), "="),
+				 v ? v : "\x01");
+		p.h = fnv1a_str(p.h, "\n");
 	}
 	db_done(st);
 	if (!rc)

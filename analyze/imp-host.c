@@ -630,15 +630,12 @@ static void krec_add(struct krec *r, const char *s)
  * record read from dmesg and from journalctl -k has the same text */
 static uint64_t krec_hash(const char *s, const char *e)
 {
-	uint64_t h = 1469598103934665603ULL;
 	const char *p = memchr(s, '>', (size_t)(e - s));
 
 	s = p ? p + 1 : s;
 	if (s < e && *s == '[' && (p = memchr(s, ']', (size_t)(e - s))))
 		s = p + 1 < e && p[1] == ' ' ? p + 2 : p + 1;
-	for (; s < e; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	return fnv1a(FNV1A_INIT, s, (size_t)(e - s));
 }
 
 static int cmp_u64(const void *a, const void *b)

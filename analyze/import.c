@@ -188,22 +188,13 @@ static int path_ok(const struct imp *im, const char *p)
 
 /* --- the index --- */
 
-static uint64_t hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
 static struct ient *find(const struct imp *im, const char *path)
 {
 	size_t i;
 
 	if (!im->nslot)
 		return NULL;
-	for (i = hash(path) & (im->nslot - 1); im->slot[i];
+	for (i = fnv1a_str(FNV1A_INIT, path) & (im->nslot - 1); im->slot[i];
 	     i = (i + 1) & (im->nslot - 1))
 		if (!strcmp(im->v[im->slot[i] - 1].path, path))
 			return &im->v[im->slot[i] - 1];
@@ -224,9 +215,9 @@ static void index_add(struct imp *im, size_t idx)
 			if (k != idx)
 				index_add(im, k);
 	}
-	for (i = hash(im->v[idx].path) & (im->nslot - 1); im->slot[i];
-	     i = (i + 1) & (im->nslot - 1))
-		;
+	i = fnv1a_str(FNV1A_INIT, im->v[idx].path) & (im->nslot - 1);
+	while (im->slot[i])
+		i = (i + 1) & (im->nslot - 1);
 	im->slot[i] = idx + 1;
 }
 

@@ -44,18 +44,9 @@ void smap_release(struct smap *m)
 	smap_init(m);
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
 static size_t smap_slot(const struct smap *m, const char *key)
 {
-	size_t i = (size_t)hash_str(key) & (m->size - 1);
+	size_t i = (size_t)fnv1a_str(FNV1A_INIT, key) & (m->size - 1);
 
 	while (m->key[i] && strcmp(m->key[i], key))
 		i = (i + 1) & (m->size - 1);
@@ -256,11 +247,11 @@ static double kind_cost(int kind)
 
 static uint64_t obs_hash(const struct pmodel *pm, int c)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = FNV1A_INIT;
 	uint32_t i;
 
 	for (i = pm->coff[c]; i < pm->coff[c + 1]; i++)
-		h = (h ^ (uint64_t)(uint32_t)pm->co[i]) * 1099511628211ULL;
+		h = fnv1a_word(h, (uint32_t)pm->co[i]);
 	return h;
 }
 

@@ -34,15 +34,6 @@ void store_release(struct store *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static uint64_t hash_str(const char *p)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	return h;
-}
-
 static void rehash(struct store *s)
 {
 	size_t i, j;
@@ -51,7 +42,7 @@ static void rehash(struct store *s)
 	s->hsize = s->hsize ? s->hsize * 2 : 1024;
 	s->hash = xcalloc(s->hsize, sizeof(*s->hash));
 	for (i = 0; i < s->n; i++) {
-		j = hash_str(s->v[i].path) & (s->hsize - 1);
+		j = fnv1a_str(FNV1A_INIT, s->v[i].path) & (s->hsize - 1);
 		while (s->hash[j])
 			j = (j + 1) & (s->hsize - 1);
 		s->hash[j] = i + 1;
@@ -64,7 +55,7 @@ static size_t *slot(struct store *s, const char *path)
 
 	if (!s->hsize)
 		rehash(s);
-	j = hash_str(path) & (s->hsize - 1);
+	j = fnv1a_str(FNV1A_INIT, path) & (s->hsize - 1);
 	while (s->hash[j] && strcmp(s->v[s->hash[j] - 1].path, path))
 		j = (j + 1) & (s->hsize - 1);
 	return &s->hash[j];

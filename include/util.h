@@ -57,6 +57,33 @@ static inline int starts_with(const char *s, const char *prefix)
 	return !*prefix;
 }
 
+/* FNV-1a, 64 bits: a hash for tables and for telling equal texts apart
+ * quickly, never a security boundary.  Start from FNV1A_INIT; feed bytes,
+ * a string, or 64-bit words (a word as one step: the pairs model hashes
+ * its integer rows that way) */
+#define FNV1A_INIT 0xcbf29ce484222325ULL
+#define FNV1A_PRIME 0x100000001b3ULL
+static inline uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	while (n--)
+		h = (h ^ *s++) * FNV1A_PRIME;
+	return h;
+}
+
+static inline uint64_t fnv1a_str(uint64_t h, const char *s)
+{
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * FNV1A_PRIME;
+	return h;
+}
+
+static inline uint64_t fnv1a_word(uint64_t h, uint64_t w)
+{
+	return (h ^ w) * FNV1A_PRIME;
+}
+
 /* big-endian bytes */
 static inline uint32_t get_be32(const unsigned char *p)
 {
