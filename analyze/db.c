@@ -535,3 +535,22 @@ int64_t db_int(sqlite3 *db, const char *sql, const char *types, ...)
 	release(st, once);
 	return v;
 }
+
+const char *db_col(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return s ? s : "";
+}
+
+const char *db_col_null(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+char *db_col_dup(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return s ? xstrdup(s) : NULL;
+}

@@ -52,6 +52,12 @@ void db_done(sqlite3_stmt *st);
 /* run plain SQL (no parameters): schema, BEGIN/COMMIT */
 int db_run(sqlite3 *db, const char *sql);
 int64_t db_int(sqlite3 *db, const char *sql, const char *types, ...);
+/* column i of the current row as text, valid until the next step: "" for
+ * NULL (db_col), NULL for NULL (db_col_null), or a copy the caller frees
+ * (db_col_dup, NULL for NULL) */
+const char *db_col(sqlite3_stmt *st, int i);
+const char *db_col_null(sqlite3_stmt *st, int i);
+char *db_col_dup(sqlite3_stmt *st, int i);
 int db_version(sqlite3 *db);
 
 extern const char *const db_migrations[];	/* generated from schema/ */

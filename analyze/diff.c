@@ -24,13 +24,6 @@ struct side {
 	double uptime_s;
 };
 
-static char *dup_col(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? xstrdup(s) : NULL;
-}
-
 /* A: a bundle file or an import (a sos report, a sysinfo-snapshot, a
  * folder of pasted outputs: loaded), else a node name of the database (any
  * other folder of that name is not evidence: node trees often carry node
@@ -71,9 +64,9 @@ static int resolve(sqlite3 *db, const char *arg, int have_db, struct side *s)
 		      "FROM bundles b JOIN nodes n ON n.id = b.node_id WHERE b.id "
 		      "= ?", "i", s->bid);
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		s->node = dup_col(st, 0);
-		s->file = dup_col(st, 1);
-		s->collected_at = dup_col(st, 2);
+		s->node = db_col_dup(st, 0);
+		s->file = db_col_dup(st, 1);
+		s->collected_at = db_col_dup(st, 2);
 		s->uptime_s = sqlite3_column_double(st, 3);
 	}
 	db_done(st);

@@ -330,13 +330,6 @@ out:
 	return rc;
 }
 
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? xstrdup(s) : NULL;
-}
-
 int fingerprint_diff(sqlite3 *db, int64_t a, int64_t b, int with_unique,
 		     int (*fn)(const struct fp_diff *d, void *arg), void *arg)
 {
@@ -362,12 +355,12 @@ int fingerprint_diff(sqlite3 *db, int64_t a, int64_t b, int with_unique,
 		char *s[6];
 		int i;
 
-		s[0] = col_dup(st, 0);
-		s[1] = col_dup(st, 1);
-		s[2] = col_dup(st, 3);
-		s[3] = col_dup(st, 4);
-		s[4] = col_dup(st, 6);
-		s[5] = col_dup(st, 7);
+		s[0] = db_col_dup(st, 0);
+		s[1] = db_col_dup(st, 1);
+		s[2] = db_col_dup(st, 3);
+		s[3] = db_col_dup(st, 4);
+		s[4] = db_col_dup(st, 6);
+		s[5] = db_col_dup(st, 7);
 		d.present_a = sqlite3_column_int(st, 2);
 		d.present_b = sqlite3_column_int(st, 5);
 		d.attr = s[0];
@@ -398,7 +391,7 @@ char *fingerprint_class(sqlite3 *db, int64_t bundle_id)
 	st = db_query(db, "SELECT class FROM fingerprints WHERE bundle_id = ?",
 		      "i", bundle_id);
 	if (sqlite3_step(st) == SQLITE_ROW)
-		c = col_dup(st, 0);
+		c = db_col_dup(st, 0);
 	db_done(st);
 	return c;
 }

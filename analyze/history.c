@@ -178,13 +178,6 @@ void hist_delta(uint64_t prev, uint64_t cur, unsigned width, int rebooted,
 
 /* --- snapshots --- */
 
-static char *dup_col(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? xstrdup(s) : NULL;
-}
-
 /* hist_seq: each bundle's place among its node's bundles (pos 1 = the
  * oldest) and its neighbours, computed in one pass over the bundles: the
  * bundles table has no index on node_id, and the history looks neighbours
@@ -218,10 +211,10 @@ static int seq_fresh(sqlite3 *db)
 static void snap_read(sqlite3_stmt *st, struct hist_snap *s)
 {
 	s->bundle_id = sqlite3_column_int64(st, 0);
-	s->file = dup_col(st, 1);
-	s->collected_at = dup_col(st, 2);
-	s->boot_id = dup_col(st, 3);
-	s->kernel = dup_col(st, 4);
+	s->file = db_col_dup(st, 1);
+	s->collected_at = db_col_dup(st, 2);
+	s->boot_id = db_col_dup(st, 3);
+	s->kernel = db_col_dup(st, 4);
 	s->t_ok = sqlite3_column_type(st, 5) != SQLITE_NULL;
 	s->t = sqlite3_column_int64(st, 5);
 	s->uptime_s = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 :
@@ -241,8 +234,8 @@ int hist_node_load(sqlite3 *db, int64_t node_id, int64_t upto, size_t last,
 	st = db_query(db, "SELECT name, machine_id FROM nodes WHERE id = ?",
 		      "i", node_id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		h->name = dup_col(st, 0);
-		h->machine_id = dup_col(st, 1);
+		h->name = db_col_dup(st, 0);
+		h->machine_id = db_col_dup(st, 1);
 	}
 	db_done(st);
 	top = upto ? db_int(db, "SELECT pos FROM hist_seq WHERE bundle_id = ? "
@@ -390,13 +383,6 @@ static int errors_table(sqlite3 *db)
 	return 0;
 }
 
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? s : "";
-}
-
 /* the rows of c, each with its value in p and q (the bundles before) */
 #define HIST_JOIN \
 	"SELECT c.kind, c.obj, c.name, c.value, c.value2, c.interval_ms, " \
@@ -431,9 +417,9 @@ int hist_counters(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev,
 		struct hist_row row;
 
 		memset(&row, 0, sizeof(row));
-		row.kind = col(st, 0);
-		row.obj = col(st, 1);
-		row.name = col(st, 2);
+		row.kind = db_col(st, 0);
+		row.obj = db_col(st, 1);
+		row.name = db_col(st, 2);
 		/* counters are stored unsigned, past 2^63 held at INT64_MAX
 		 * (util.h u64_stored); an older database's two's complement
 		 * reads back as the unsigned value it was */
@@ -442,7 +428,7 @@ int hist_counters(sqlite3 *db, int64_t cur, int64_t prev, int64_t pprev,
 			     sqlite3_column_type(st, 5) != SQLITE_NULL;
 		row.v2 = (uint64_t)sqlite3_column_int64(st, 4);
 		row.interval_ms = sqlite3_column_int64(st, 5);
-		row.path = col(st, 6);
+		row.path = db_col(st, 6);
 		row.desc = (const char *)sqlite3_column_text(st, 7);
 		row.prev = (uint64_t)sqlite3_column_int64(st, 8);
 		row.has_prev = sqlite3_column_int(st, 9);
@@ -521,7 +507,8 @@ static int each_setting(sqlite3 *db, sqlite3_stmt *st, hist_setting_fn fn,
 
 	while (!rc && (r = sqlite3_step(st)) == SQLITE_ROW) {
 		struct hist_setting s = {
-			col(st, 0), col(st, 1), col(st, 2), col(st, 3), col(st, 4),
+			db_col(st, 0), db_col(st, 1), db_col(st, 2),
+			db_col(st, 3), db_col(st, 4),
 		};
 
 		rc = fn(&s, arg);
@@ -620,9 +607,9 @@ int hist_new_klog(sqlite3 *db, const struct hist_snap *cur,
 	while (!rc && (r = sqlite3_step(st)) == SQLITE_ROW) {
 		n++;
 		if (fn)
-			rc = fn(col(st, 0), sqlite3_column_int64(st, 1),
+			rc = fn(db_col(st, 0), sqlite3_column_int64(st, 1),
 				(const char *)sqlite3_column_text(st, 2),
-				col(st, 3), arg);
+				db_col(st, 3), arg);
 	}
 	if (!rc && r != SQLITE_DONE)
 		rc = error("history: %s", sqlite3_errmsg(db));

@@ -57,13 +57,6 @@ void pin_release(struct pinputs *in)
 	buf_release(&in->nccl);
 }
 
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? s : "";
-}
-
 static int64_t icol(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 :
@@ -282,8 +275,8 @@ static void nccl_json(struct pinputs *in, struct ptopo *t, sqlite3_stmt *st,
 	json_init(&j, &in->nccl, 0);
 	json_obj_open(&j, NULL);
 	json_str(&j, "node", a >= 0 ? t->host[t->ep[a].host].name : NULL);
-	json_str(&j, "hca", col(st, 1));
-	json_str(&j, "peer", col(st, 2));
+	json_str(&j, "hca", db_col(st, 1));
+	json_str(&j, "peer", db_col(st, 2));
 	json_str(&j, "peer_node", b >= 0 ? t->host[t->ep[b].host].name : NULL);
 	json_int(&j, "status", status);
 	json_str(&j, "status_name", ibv_wc_status_name((int)status));
@@ -291,7 +284,7 @@ static void nccl_json(struct pinputs *in, struct ptopo *t, sqlite3_stmt *st,
 	json_int(&j, "vendor_err", verr);
 	snprintf(hx, sizeof(hx), "0x%" PRIx64, verr < 0 ? 0 : verr);
 	json_str(&j, "vendor_err_hex", verr < 0 ? NULL : hx);
-	json_str(&j, "attachment", col(st, 6));
+	json_str(&j, "attachment", db_col(st, 6));
 	json_int(&j, "line", icol(st, 7));
 	json_obj_close(&j);
 	buf_addch(&in->nccl, ',');
@@ -309,17 +302,17 @@ int pin_nccl(struct ptopo *t, struct pinputs *in)
 	size_t nseen = 0, i;
 
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int a = pt_local(t, sqlite3_column_int64(st, 0), col(st, 1));
+		int a = pt_local(t, sqlite3_column_int64(st, 0), db_col(st, 1));
 		int b = -1;
 		uint64_t key;
 
 		in->rows[PIN_NCCL]++;
 		/* the remote GID is the HCA port itself; the peer address is
 		 * NCCL's socket, maybe on another network */
-		if (*col(st, 5))
-			b = pt_resolve(t, col(st, 5));
-		if (b < 0 && *col(st, 2))
-			b = pt_resolve(t, col(st, 2));
+		if (*db_col(st, 5))
+			b = pt_resolve(t, db_col(st, 5));
+		if (b < 0 && *db_col(st, 2))
+			b = pt_resolve(t, db_col(st, 2));
 		if (a >= 0 && b >= 0) {
 			/* one failing pair, however many lines say so */
 			key = (uint64_t)(uint32_t)a << 32 | (uint32_t)b;
@@ -331,7 +324,8 @@ int pin_nccl(struct ptopo *t, struct pinputs *in)
 			seen[nseen++] = key;
 		}
 		if (!add_pair(t, in, PIN_NCCL, "(this node)", a,
-			      *col(st, 2) ? col(st, 2) : "(no peer printed)",
+			      *db_col(st, 2) ? db_col(st, 2)
+					     : "(no peer printed)",
 			      b, PO_FAIL))
 			nccl_json(in, t, st, a, b);
 	}
@@ -473,7 +467,7 @@ int pin_perftest(struct ptopo *t, struct pinputs *in)
 
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t bid = sqlite3_column_int64(st, 0);
-		const char *dev = col(st, 4), *text;
+		const char *dev = db_col(st, 4), *text;
 		char peer[128] = "", err[256];
 		int a, b, outcome = PO_OK;
 		size_t len;
@@ -483,13 +477,16 @@ int pin_perftest(struct ptopo *t, struct pinputs *in)
 			br_free(br);
 			br = NULL;
 			open_id = bid;
-			if (imp_or_br_open(col(st, 7), NULL, &br, err, sizeof(err)) < 0) {
-				note(in, "perftest: cannot read bundle '%s' "
-				     "again for the peer: %s", col(st, 7), err);
+			if (imp_or_br_open(db_col(st, 7), NULL, &br, err,
+					   sizeof(err)) < 0) {
+				note(in,
+				     "perftest: cannot read bundle '%s' "
+				     "again for the peer: %s",
+				     db_col(st, 7), err);
 				br = NULL;
 			}
 		}
-		text = br ? br_data(br, col(st, 1), &len) : NULL;
+		text = br ? br_data(br, db_col(st, 1), &len) : NULL;
 		if (text)
 			perftest_peer(text, len, icol(st, 2), peer,
 				      sizeof(peer));

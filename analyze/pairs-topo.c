@@ -57,13 +57,6 @@ struct fnode {
 	"bundles b2 WHERE b2.node_id = b.node_id ORDER BY b2.collected_at " \
 	"DESC, b2.id DESC LIMIT 1)"
 
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? s : "";
-}
-
 static int64_t icol(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 :
@@ -286,9 +279,9 @@ static void fabric_nodes(struct ptopo *t)
 		}
 		n = &t->fn[t->nfn];
 		memset(n, 0, sizeof(*n));
-		snprintf(n->guid, sizeof(n->guid), "%s", col(st, 0));
+		snprintf(n->guid, sizeof(n->guid), "%s", db_col(st, 0));
 		n->type = (int)icol(st, 1);
-		n->desc = clean(*col(st, 2) ? col(st, 2) : n->guid, 255);
+		n->desc = clean(*db_col(st, 2) ? db_col(st, 2) : n->guid, 255);
 		n->nports = -1;
 		n->sw = -1;
 		smap_put(&t->guids, n->guid, t->nfn++);
@@ -304,7 +297,7 @@ static void fabric_ports(struct ptopo *t)
 				    "FROM fabric_ports WHERE bundle_id = ?", "i", t->scan);
 
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int n = fnode_find(t, col(st, 0)), r;
+		int n = fnode_find(t, db_col(st, 0)), r;
 		struct fport *p;
 
 		if (n < 0 || !(p = fport_get(&t->fn[n], icol(st, 1))))
@@ -312,7 +305,7 @@ static void fabric_ports(struct ptopo *t)
 		p->lid = (int)(icol(st, 2) & 0xffff);
 		p->lmc = (int)(icol(st, 3) & 7);
 		p->state = (int)icol(st, 4);
-		r = fnode_find(t, col(st, 5));
+		r = fnode_find(t, db_col(st, 5));
 		if (r >= 0 && icol(st, 6) >= 0 && icol(st, 6) <= MAX_PORTS) {
 			p->rnode = r;
 			p->rport = (int)icol(st, 6);
@@ -329,7 +322,7 @@ static void fabric_lft(struct ptopo *t)
 				    t->scan, (int64_t)MAX_LID);
 
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int n = fnode_find(t, col(st, 0));
+		int n = fnode_find(t, db_col(st, 0));
 		int64_t lid = icol(st, 1), port = icol(st, 2);
 		struct fnode *f;
 
@@ -389,13 +382,13 @@ static void fabric_endpoints(struct ptopo *t)
 		      "WHERE bundle_id = ? AND port_guid IS NOT NULL", "i",
 		      t->scan);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int n = fnode_find(t, col(st, 0));
+		int n = fnode_find(t, db_col(st, 0));
 		char g[24];
 		int64_t port = icol(st, 1);
 
 		if (n < 0 || port < 1 || port > t->fn[n].nports ||
 		    t->fn[n].p[port].ep < 0 ||
-		    norm_guid(col(st, 2), g, sizeof(g)) < 0)
+		    norm_guid(db_col(st, 2), g, sizeof(g)) < 0)
 			continue;
 		name_put(t, g, t->fn[n].p[port].ep);
 	}
@@ -417,8 +410,8 @@ static int load_fabric(struct ptopo *t)
 		return 0;
 	}
 	t->scan = sqlite3_column_int64(st, 0);
-	snprintf(t->scan_from, sizeof(t->scan_from), "%s, %s", col(st, 1),
-		 col(st, 2));
+	snprintf(t->scan_from, sizeof(t->scan_from), "%s, %s", db_col(st, 1),
+		 db_col(st, 2));
 	t->scan_nodes = (int)icol(st, 3);
 	db_done(st);
 	fabric_nodes(t);
@@ -606,7 +599,7 @@ static int load_mad(struct ptopo *t)
 
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		char label[320], key[400], name[900], g[24];
-		const char *host = col(st, 1), *dev = col(st, 2);
+		const char *host = db_col(st, 1), *dev = db_col(st, 2);
 		int64_t port = icol(st, 3), pport = icol(st, 5);
 		int h, e, c;
 
@@ -620,12 +613,12 @@ static int load_mad(struct ptopo *t)
 		snprintf(name, sizeof(name), "%s %s", t->host[h].name, dev);
 		name_put(t, name, e);
 		name_put(t, label, e);
-		if (norm_guid(col(st, 4), g, sizeof(g)) < 0)
+		if (norm_guid(db_col(st, 4), g, sizeof(g)) < 0)
 			snprintf(g, sizeof(g), "?");
 		snprintf(key, sizeof(key), "C:%s:%s:%" PRId64, t->host[h].name,
 			 dev, port);
 		snprintf(name, sizeof(name), "%s <-> %s port %" PRId64, label,
-			 *col(st, 6) ? col(st, 6) : g, pport);
+			 *db_col(st, 6) ? db_col(st, 6) : g, pport);
 		{
 			char *cn = clean(name, sizeof(name));
 
@@ -637,7 +630,8 @@ static int load_mad(struct ptopo *t)
 		t->pm->comp[c].port[1] = (int)pport;
 		t->ep[e].cable = c;
 		if (icol(st, 7) == 2 && g[0] == '0') {
-			char *sn = clean(*col(st, 6) ? col(st, 6) : g, 255);
+			char *sn =
+				clean(*db_col(st, 6) ? db_col(st, 6) : g, 255);
 
 			snprintf(key, sizeof(key), "S:%s", g);
 			t->ep[e].leaf = pm_comp(t->pm, PC_SWITCH, key, sn);
@@ -663,7 +657,7 @@ static void bundle_hosts(struct ptopo *t)
 
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t bid = sqlite3_column_int64(st, 0);
-		const char *name = col(st, 1);
+		const char *name = db_col(st, 1);
 		int h = host_find(t, name);
 
 		if (h < 0 && t->kind == PT_FABRIC) {
@@ -676,7 +670,7 @@ static void bundle_hosts(struct ptopo *t)
 				char g[24];
 				int n;
 
-				if (norm_guid(col(d, 0), g, sizeof(g)) < 0)
+				if (norm_guid(db_col(d, 0), g, sizeof(g)) < 0)
 					continue;
 				n = fnode_find(t, g);
 				if (n >= 0 && t->fn[n].type != 2) {
@@ -723,14 +717,15 @@ static void bundle_hcas(struct ptopo *t)
 			int e;
 
 			snprintf(label, sizeof(label), "%s %s port %" PRId64,
-				 t->host[h].name, col(st, 0), icol(st, 1));
-			e = ep_add(t, h, -1, (int)icol(st, 1), col(st, 0), label);
+				 t->host[h].name, db_col(st, 0), icol(st, 1));
+			e = ep_add(t, h, -1, (int)icol(st, 1), db_col(st, 0),
+				   label);
 			snprintf(key, sizeof(key), "A:%s:%s:%" PRId64,
-				 t->host[h].name, col(st, 0), icol(st, 1));
+				 t->host[h].name, db_col(st, 0), icol(st, 1));
 			t->ep[e].cable = pm_comp(t->pm, PC_HCA, key, t->ep[e].label);
 			t->pm->comp[t->ep[e].cable].host = h;
 			snprintf(key, sizeof(key), "%s %s", t->host[h].name,
-				 col(st, 0));
+				 db_col(st, 0));
 			name_put(t, key, e);
 			name_put(t, label, e);
 		}
@@ -800,18 +795,22 @@ static void bundle_names(struct ptopo *t)
 		      "a.bundle_id AND n.name = a.netdev WHERE a.bundle_id IN "
 		      "(" NEWEST ")", "");
 	while (sqlite3_step(st) == SQLITE_ROW)
-		if (!norm_addr(col(st, 1), a, sizeof(a)) && !is_unusable_addr(a))
-			name_put(t, a, pt_local(t, sqlite3_column_int64(st, 0),
-						col(st, 2)));
+		if (!norm_addr(db_col(st, 1), a, sizeof(a)) &&
+		    !is_unusable_addr(a))
+			name_put(t, a,
+				 pt_local(t, sqlite3_column_int64(st, 0),
+					  db_col(st, 2)));
 	db_done(st);
 	st = db_query(t->db, "SELECT bundle_id, ibdev, gid, ipv4 FROM gids "
 		      "WHERE bundle_id IN (" NEWEST ")", "");
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int e = pt_local(t, sqlite3_column_int64(st, 0), col(st, 1));
+		int e = pt_local(t, sqlite3_column_int64(st, 0), db_col(st, 1));
 
-		if (!norm_addr(col(st, 2), a, sizeof(a)) && !is_unusable_addr(a))
+		if (!norm_addr(db_col(st, 2), a, sizeof(a)) &&
+		    !is_unusable_addr(a))
 			name_put(t, a, e);
-		if (!norm_addr(col(st, 3), a, sizeof(a)) && !is_unusable_addr(a))
+		if (!norm_addr(db_col(st, 3), a, sizeof(a)) &&
+		    !is_unusable_addr(a))
 			name_put(t, a, e);
 	}
 	db_done(st);
@@ -822,7 +821,8 @@ static void bundle_names(struct ptopo *t)
 		      "");
 	while (sqlite3_step(st) == SQLITE_ROW)
 		lid_put(t, icol(st, 2), (int)icol(st, 3),
-			pt_local(t, sqlite3_column_int64(st, 0), col(st, 1)));
+			pt_local(t, sqlite3_column_int64(st, 0),
+				 db_col(st, 1)));
 	db_done(st);
 }
 
@@ -942,11 +942,11 @@ static int port_counters(struct ptopo *t, const char *guid, int port,
 			      "grp = 'PortCounters' AND value > 0 ORDER BY name",
 			      "isi", t->scan, guid, (int64_t)port);
 		while (sqlite3_step(st) == SQLITE_ROW) {
-			if (!is_error_counter(col(st, 0), pma_errors,
+			if (!is_error_counter(db_col(st, 0), pma_errors,
 					      ARRAY_SIZE(pma_errors)))
 				continue;
-			buf_addf(out, "%s %s %" PRId64 " (fabric scan)\n", where,
-				 col(st, 0), icol(st, 1));
+			buf_addf(out, "%s %s %" PRId64 " (fabric scan)\n",
+				 where, db_col(st, 0), icol(st, 1));
 			n++;
 		}
 		db_done(st);
@@ -959,11 +959,11 @@ static int port_counters(struct ptopo *t, const char *guid, int port,
 		      "'PortCounters' AND c.value > 0 AND b.id IN (" NEWEST ") "
 		      "ORDER BY c.name", "si", guid, (int64_t)port);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (!is_error_counter(col(st, 0), pma_errors,
+		if (!is_error_counter(db_col(st, 0), pma_errors,
 				      ARRAY_SIZE(pma_errors)))
 			continue;
 		buf_addf(out, "%s %s %" PRId64 " (mad, bundle of %s)\n", where,
-			 col(st, 0), icol(st, 1), col(st, 2));
+			 db_col(st, 0), icol(st, 1), db_col(st, 2));
 		n++;
 	}
 	db_done(st);
@@ -986,12 +986,12 @@ static int host_counters(struct ptopo *t, int h, const char *ibdev,
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		char *dev;
 
-		if (!is_error_counter(col(st, 2), sysfs_errors,
+		if (!is_error_counter(db_col(st, 2), sysfs_errors,
 				      ARRAY_SIZE(sysfs_errors)))
 			continue;
-		dev = clean(col(st, 0), 64);
+		dev = clean(db_col(st, 0), 64);
 		buf_addf(out, "%s %s:%" PRId64 " %s %" PRId64 " (sysfs)\n",
-			 t->host[h].name, dev, icol(st, 1), col(st, 2),
+			 t->host[h].name, dev, icol(st, 1), db_col(st, 2),
 			 icol(st, 3));
 		free(dev);
 		n++;
@@ -1006,7 +1006,7 @@ static int host_counters(struct ptopo *t, int h, const char *ibdev,
 		      t->host[h].bundle);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		buf_addf(out, "%s kernel log: %" PRId64 " %s line%s\n",
-			 t->host[h].name, icol(st, 1), col(st, 0),
+			 t->host[h].name, icol(st, 1), db_col(st, 0),
 			 icol(st, 1) == 1 ? "" : "s");
 		n++;
 	}

@@ -33,13 +33,6 @@ struct endp {
 	int64_t type, port, lid, lmc;
 };
 
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? s : "";
-}
-
 static int64_t icol(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 :
@@ -60,11 +53,12 @@ static int endp_fill(sqlite3 *db, int64_t bid, const char *guid, int64_t port,
 	int rc = -1;
 
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		snprintf(e->guid, sizeof(e->guid), "%s", col(st, 0));
+		snprintf(e->guid, sizeof(e->guid), "%s", db_col(st, 0));
 		e->type = icol(st, 1);
-		snprintf(e->desc, sizeof(e->desc), "%s", col(st, 2));
+		snprintf(e->desc, sizeof(e->desc), "%s", db_col(st, 2));
 		e->port = icol(st, 3);
-		snprintf(e->port_guid, sizeof(e->port_guid), "%s", col(st, 4));
+		snprintf(e->port_guid, sizeof(e->port_guid), "%s",
+			 db_col(st, 4));
 		e->lid = icol(st, 5);
 		e->lmc = icol(st, 6);
 		if (e->lmc < 0 || e->lmc > 7)
@@ -113,7 +107,7 @@ static int resolve(sqlite3 *db, int64_t bid, const char *arg, struct endp *e)
 			      "bundle_id = ? AND port_guid = ? ORDER BY port "
 			      "LIMIT 1", "is", bid, guid);
 		if (sqlite3_step(st) == SQLITE_ROW) {
-			snprintf(guid, sizeof(guid), "%s", col(st, 0));
+			snprintf(guid, sizeof(guid), "%s", db_col(st, 0));
 			rc = endp_fill(db, bid, guid, icol(st, 1), e);
 		}
 		db_done(st);
@@ -128,7 +122,7 @@ static int resolve(sqlite3 *db, int64_t bid, const char *arg, struct endp *e)
 			      "lid + (1 << min(max(coalesce(lmc, 0), 0), 7)) - 1 "
 			      "ORDER BY port LIMIT 1", "ii", bid, (int64_t)lid);
 		if (sqlite3_step(st) == SQLITE_ROW) {
-			snprintf(guid, sizeof(guid), "%s", col(st, 0));
+			snprintf(guid, sizeof(guid), "%s", db_col(st, 0));
 			rc = endp_fill(db, bid, guid, icol(st, 1), e);
 		}
 		db_done(st);
@@ -144,9 +138,10 @@ static int resolve(sqlite3 *db, int64_t bid, const char *arg, struct endp *e)
 		      "guid", "is", bid, arg);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (!n++)
-			snprintf(guid, sizeof(guid), "%s", col(st, 0));
+			snprintf(guid, sizeof(guid), "%s", db_col(st, 0));
 		if (n <= 8)
-			buf_addf(&names, "\n  %s \"%s\"", col(st, 0), col(st, 1));
+			buf_addf(&names, "\n  %s \"%s\"", db_col(st, 0),
+				 db_col(st, 1));
 	}
 	db_done(st);
 	if (n == 1 && !endp_node(db, bid, guid, e))
@@ -240,7 +235,7 @@ static void print_counters(sqlite3 *db, int64_t bid, const char *what,
 		      "bundle_id = ? AND guid = ? AND port = ? ORDER BY grp, "
 		      "name", "isi", bid, e->guid, e->port);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *grp = col(st, 0), *name = col(st, 1);
+		const char *grp = db_col(st, 0), *name = db_col(st, 1);
 		int64_t v = icol(st, 2);
 		int ext = !strcmp(grp, "PortCountersExtended");
 
@@ -299,7 +294,7 @@ static int far_end(sqlite3 *db, int64_t bid, const struct endp *from,
 
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		found = 1;
-		snprintf(rg, sizeof(rg), "%s", col(st, 0));
+		snprintf(rg, sizeof(rg), "%s", db_col(st, 0));
 		rp = icol(st, 1);
 		state = icol(st, 2);
 	}
@@ -472,11 +467,11 @@ static void scan_json(struct json *j, sqlite3_stmt *st)
 {
 	json_obj_open(j, NULL);
 	json_obj_open(j, "scan");
-	json_str(j, "host", col(st, 1));
-	json_str(j, "collected_at", col(st, 2));
+	json_str(j, "host", db_col(st, 1));
+	json_str(j, "collected_at", db_col(st, 2));
 	json_int(j, "nodes", icol(st, 5));
-	json_str(j, "status", col(st, 3));
-	json_str(j, "reason", *col(st, 4) ? col(st, 4) : NULL);
+	json_str(j, "status", db_col(st, 3));
+	json_str(j, "reason", *db_col(st, 4) ? db_col(st, 4) : NULL);
 	json_obj_close(j);
 }
 
@@ -517,8 +512,9 @@ int path_trace(const char *file, const char *from, const char *to, int json)
 		json_arr_open(&j, "routes");
 	} else {
 		printf("# fabric scan of %s collected %s: %" PRId64 " nodes, "
-		       "%s%s%s\n", col(st, 1), col(st, 2), icol(st, 5),
-		       col(st, 3), *col(st, 4) ? ": " : "", col(st, 4));
+		       "%s%s%s\n",
+		       db_col(st, 1), db_col(st, 2), icol(st, 5), db_col(st, 3),
+		       *db_col(st, 4) ? ": " : "", db_col(st, 4));
 	}
 	db_done(st);
 	if (resolve(db, bid, from, &src) < 0 ||

@@ -70,11 +70,6 @@ struct fab {
 	int nsus;
 };
 
-static const char *col(sqlite3_stmt *s, int i)
-{
-	return html_col(s, i);
-}
-
 static int node_cmp(const void *x, const void *y)
 {
 	return strcmp(((const struct fnode_h *)x)->guid,
@@ -119,8 +114,8 @@ static int load_nodes(struct fab *f)
 		struct fnode_h *p = &f->n[f->nn++];
 		char host[256];
 
-		snprintf(p->guid, sizeof(p->guid), "%s", col(s, 0));
-		p->desc = xstrdup(col(s, 2));
+		snprintf(p->guid, sizeof(p->guid), "%s", db_col(s, 0));
+		p->desc = xstrdup(db_col(s, 2));
 		p->ca = sqlite3_column_int(s, 1) == 1;
 		p->leaf = -1;
 		if (p->ca) {
@@ -180,7 +175,8 @@ static void load_links(struct fab *f)
 
 	f->l = xcalloc(FAB_LINKS, sizeof(*f->l));
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		int a = node_find(f, col(s, 0)), b = node_find(f, col(s, 2));
+		int a = node_find(f, db_col(s, 0)),
+		    b = node_find(f, db_col(s, 2));
 		struct flink *l;
 
 		if (a < 0 || b < 0 || a == b)
@@ -204,7 +200,7 @@ static void load_links(struct fab *f)
 			  top_bit(sqlite3_column_int64(s, 11))))
 			l->status = L_SLOW;
 		if (sqlite3_column_type(s, 12) != SQLITE_NULL)
-			l->errs = xstrdup(col(s, 12));
+			l->errs = xstrdup(db_col(s, 12));
 		if (f->n[a].ca && !f->n[b].ca && f->n[a].leaf < 0)
 			f->n[a].leaf = b;
 		if (f->n[b].ca && !f->n[a].ca && f->n[b].leaf < 0)
@@ -284,7 +280,7 @@ static void findings_on_links(struct fab *f)
 		     "f.layer <> 'pairs' AND f.severity >= 1 AND f.component LIKE "
 		     "'% port %' ORDER BY f.severity DESC, f.id", NULL);
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		const char *c = col(s, 2), *sep;
+		const char *c = db_col(s, 2), *sep;
 
 		for (e = 0; e < 2 && *c; e++) {
 			sep = strstr(c, " <-> ");
@@ -294,8 +290,8 @@ static void findings_on_links(struct fab *f)
 				name[strlen(name) - 1] = '\0';
 			k = smap_get(&names, name);
 			if (k >= 0 && !f->l[k].frule) {
-				f->l[k].fnode = xstrdup(col(s, 0));
-				f->l[k].frule = xstrdup(col(s, 1));
+				f->l[k].fnode = xstrdup(db_col(s, 0));
+				f->l[k].frule = xstrdup(db_col(s, 1));
 			}
 			c = sep ? sep + 5 : "";
 		}
@@ -325,20 +321,21 @@ static void suspects(struct fab *f)
 		     "AND ? ORDER BY s.rank", "i", (int64_t)f->nsus);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		int r = sqlite3_column_int(s, 0);
-		const char *kind = col(s, 1);
-		int g0 = node_find(f, col(s, 3)), g1 = node_find(f, col(s, 5));
+		const char *kind = db_col(s, 1);
+		int g0 = node_find(f, db_col(s, 3)),
+		    g1 = node_find(f, db_col(s, 5));
 		int p0 = sqlite3_column_int(s, 4), p1 = sqlite3_column_int(s, 6);
 
 		if (r < 1 || r > f->nsus || f->srule[r])
 			continue;
-		f->srule[r] = xstrdup(col(s, 7));
-		f->scomp[r] = xstrdup(col(s, 8));
+		f->srule[r] = xstrdup(db_col(s, 7));
+		f->scomp[r] = xstrdup(db_col(s, 8));
 		if (sqlite3_column_type(s, 9) != SQLITE_NULL)
-			f->snode[r] = xstrdup(col(s, 9));
+			f->snode[r] = xstrdup(db_col(s, 9));
 		if (!strcmp(kind, "node") || !strcmp(kind, "hca")) {
 			for (i = 0; i < f->nn; i++)
 				if (f->n[i].ca && !f->n[i].sus &&
-				    !strcasecmp(f->n[i].host, col(s, 2)))
+				    !strcasecmp(f->n[i].host, db_col(s, 2)))
 					f->n[i].sus = r;
 		} else if (!strcmp(kind, "switch") && g0 >= 0) {
 			if (!f->n[g0].sus)
@@ -461,13 +458,13 @@ static void report_nodes(struct fab *f, struct smap *m, char ***names)
 	smap_init(m);
 	*names = NULL;
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		char *low = xstrdup(col(s, 0)), *p;
+		char *low = xstrdup(db_col(s, 0)), *p;
 
 		for (p = low; *p; p++)
 			if (*p >= 'A' && *p <= 'Z')
 				*p = (char)(*p - 'A' + 'a');
 		*names = xrealloc(*names, (size_t)(n + 1) * sizeof(char *));
-		(*names)[n] = xstrdup(col(s, 0));
+		(*names)[n] = xstrdup(db_col(s, 0));
 		if (smap_get(m, low) < 0)
 			smap_put(m, low, n);
 		n++;
@@ -727,9 +724,9 @@ int pic_fabric(struct html *h)
 	s = db_query(h->db, "SELECT hostname, collected_at FROM bundles WHERE "
 		     "id = ?", "i", f.scan);
 	if (sqlite3_step(s) == SQLITE_ROW) {
-		html_esc(out, col(s, 0));
+		html_esc(out, db_col(s, 0));
 		fputs(", ", out);
-		html_esc(out, col(s, 1));
+		html_esc(out, db_col(s, 1));
 	}
 	db_done(s);
 	fprintf(out, ": %d switches in %d layer%s, %d host ports, "

@@ -12,11 +12,6 @@
 #define VERSION "0.0.0"
 #endif
 
-static const char *col(sqlite3_stmt *st, int i)
-{
-	return (const char *)sqlite3_column_text(st, i);
-}
-
 int report_json(sqlite3 *db, const struct report_opts *o)
 {
 	struct buf out = BUF_INIT;
@@ -60,11 +55,11 @@ int report_json(sqlite3 *db, const struct report_opts *o)
 		int worst = sqlite3_column_int(b, 6);
 
 		json_obj_open(&j, NULL);
-		json_str(&j, "node", col(b, 1));
-		json_str(&j, "bundle", col(b, 2));
-		json_str(&j, "sha256", col(b, 3));
-		json_str(&j, "collected_at", col(b, 4));
-		json_str(&j, "machine_id", col(b, 5));
+		json_str(&j, "node", db_col_null(b, 1));
+		json_str(&j, "bundle", db_col_null(b, 2));
+		json_str(&j, "sha256", db_col_null(b, 3));
+		json_str(&j, "collected_at", db_col_null(b, 4));
+		json_str(&j, "machine_id", db_col_null(b, 5));
 		json_str(&j, "worst", worst < 0 ? NULL : severity_name(worst));
 		json_arr_open(&j, "findings");
 		f = db_query(db, "SELECT id, rule, layer, severity, component, "
@@ -73,12 +68,12 @@ int report_json(sqlite3 *db, const struct report_opts *o)
 			     "i", bid);
 		while (sqlite3_step(f) == SQLITE_ROW) {
 			json_obj_open(&j, NULL);
-			json_str(&j, "rule", col(f, 1));
-			json_str(&j, "layer", col(f, 2));
+			json_str(&j, "rule", db_col_null(f, 1));
+			json_str(&j, "layer", db_col_null(f, 2));
 			json_str(&j, "severity", severity_name(sqlite3_column_int(f, 3)));
-			json_str(&j, "node", col(b, 1));
-			json_str(&j, "component", col(f, 4));
-			json_str(&j, "summary", col(f, 5));
+			json_str(&j, "node", db_col_null(b, 1));
+			json_str(&j, "component", db_col_null(f, 4));
+			json_str(&j, "summary", db_col_null(f, 5));
 			json_arr_open(&j, "evidence");
 			/* an imported node's evidence: the input file too */
 			e = db_query(db, "SELECT e.path, e.value, " IMP_ORIGIN_SQL(
@@ -87,15 +82,16 @@ int report_json(sqlite3 *db, const struct report_opts *o)
 				     (int64_t)sqlite3_column_int64(f, 0));
 			while (sqlite3_step(e) == SQLITE_ROW) {
 				json_obj_open(&j, NULL);
-				json_str(&j, "path", col(e, 0));
+				json_str(&j, "path", db_col_null(e, 0));
 				if (sqlite3_column_type(e, 2) != SQLITE_NULL)
-					json_str(&j, "origin", col(e, 2));
-				json_str(&j, "value", col(e, 1));
+					json_str(&j, "origin",
+						 db_col_null(e, 2));
+				json_str(&j, "value", db_col_null(e, 1));
 				json_obj_close(&j);
 			}
 			db_done(e);
 			json_arr_close(&j);
-			json_str(&j, "remediation", col(f, 6));
+			json_str(&j, "remediation", db_col_null(f, 6));
 			json_obj_close(&j);
 		}
 		db_done(f);
@@ -105,8 +101,8 @@ int report_json(sqlite3 *db, const struct report_opts *o)
 			     "= ? ORDER BY rule", "i", bid);
 		while (sqlite3_step(s) == SQLITE_ROW) {
 			json_obj_open(&j, NULL);
-			json_str(&j, "rule", col(s, 0));
-			json_str(&j, "reason", col(s, 1));
+			json_str(&j, "rule", db_col_null(s, 0));
+			json_str(&j, "reason", db_col_null(s, 1));
 			json_obj_close(&j);
 		}
 		db_done(s);
@@ -119,16 +115,21 @@ int report_json(sqlite3 *db, const struct report_opts *o)
 			json_arr_open(&j, "inputs");
 			do {
 				json_obj_open(&j, NULL);
-				json_str(&j, "file", col(s, 0));
+				json_str(&j, "file", db_col_null(s, 0));
 				if (sqlite3_column_int64(s, 1))
 					json_int(&j, "line", sqlite3_column_int64(s, 1));
 				if (sqlite3_column_type(s, 2) != SQLITE_NULL)
-					json_str(&j, "command", col(s, 2));
-				json_str(&j, "reader", sqlite3_column_type(s, 3) ==
-					 SQLITE_NULL ? NULL : col(s, 3));
-				json_str(&j, "status", col(s, 4));
+					json_str(&j, "command",
+						 db_col_null(s, 2));
+				json_str(&j, "reader",
+					 sqlite3_column_type(s, 3) ==
+							 SQLITE_NULL
+						 ? NULL
+						 : db_col_null(s, 3));
+				json_str(&j, "status", db_col_null(s, 4));
 				if (sqlite3_column_type(s, 5) != SQLITE_NULL)
-					json_str(&j, "reason", col(s, 5));
+					json_str(&j, "reason",
+						 db_col_null(s, 5));
 				json_obj_close(&j);
 			} while (sqlite3_step(s) == SQLITE_ROW);
 			json_arr_close(&j);

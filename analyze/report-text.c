@@ -16,13 +16,6 @@
 #include "rules.h"
 #include "term.h"
 
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? s : "";
-}
-
 #define TEXT_WIDTH 100
 #define FIX_INDENT 41		/* under the summary column */
 
@@ -178,17 +171,20 @@ int report_text(sqlite3 *db, const struct report_opts *o)
 		fputc('\n', out);
 		term_own(out, color ? "\033[1m" : "");
 		fputs("== ", out);
-		put(out, col(b, 1), strlen(col(b, 1)));
+		put(out, db_col(b, 1), strlen(db_col(b, 1)));
 		term_own(out, reset(color));
 		fputs(": ", out);
 		term_own(out, sev_color(color, worst));
 		fputs(worst < 0 ? "no findings" : severity_name(worst), out);
 		term_own(out, reset(color));
 		fputs("  ", out);
-		snprintf(line, sizeof(line), "(%s, collected %s)", col(b, 2),
-			 col(b, 3));
-		wrap(out, width(col(b, 1), strlen(col(b, 1))) + 5 +
-		     strlen(worst < 0 ? "no findings" : severity_name(worst)) + 2,
+		snprintf(line, sizeof(line), "(%s, collected %s)", db_col(b, 2),
+			 db_col(b, 3));
+		wrap(out,
+		     width(db_col(b, 1), strlen(db_col(b, 1))) + 5 +
+			     strlen(worst < 0 ? "no findings"
+					      : severity_name(worst)) +
+			     2,
 		     6, line);
 		f = db_query(db, "SELECT id, rule, layer, severity, component, "
 			     "summary, remediation FROM findings WHERE bundle_id = ? "
@@ -201,13 +197,21 @@ int report_text(sqlite3 *db, const struct report_opts *o)
 			term_own(out, sev_color(color, sev));
 			fprintf(out, "%-8s", severity_name(sev));
 			term_own(out, reset(color));
-			fprintf(out, " %-6s %-22s ", col(f, 2), col(f, 1));
+			fprintf(out, " %-6s %-22s ", db_col(f, 2),
+				db_col(f, 1));
 			/* a layer or rule id wider than its column pushes the
 			 * summary right */
-			wrap(out, 2 + 9 + (strlen(col(f, 2)) > 6 ?
-					   strlen(col(f, 2)) : 6) + 1 +
-			     (strlen(col(f, 1)) > 22 ? strlen(col(f, 1)) : 22) + 1,
-			     FIX_INDENT, col(f, 5));
+			wrap(out,
+			     2 + 9 +
+				     (strlen(db_col(f, 2)) > 6
+					      ? strlen(db_col(f, 2))
+					      : 6) +
+				     1 +
+				     (strlen(db_col(f, 1)) > 22
+					      ? strlen(db_col(f, 1))
+					      : 22) +
+				     1,
+			     FIX_INDENT, db_col(f, 5));
 			if (sev == SEV_INFO && !o->verbose)
 				continue;
 			/* an imported node's evidence names its input file
@@ -217,20 +221,26 @@ int report_text(sqlite3 *db, const struct report_opts *o)
 				     "e.finding_id = ? ORDER BY e.rowid", "ii", bid,
 				     (int64_t)sqlite3_column_int64(f, 0));
 			while (sqlite3_step(e) == SQLITE_ROW) {
-				const char *org = col(e, 2);
+				const char *org = db_col(e, 2);
 
 				snprintf(line, sizeof(line), "%s%s%s%s: %s",
-					 col(e, 0), *org && strcmp(org, col(e, 0)) ?
-					 " (from " : "", *org && strcmp(org, col(e, 0)) ?
-					 org : "", *org && strcmp(org, col(e, 0)) ?
-					 ")" : "", col(e, 1));
+					 db_col(e, 0),
+					 *org && strcmp(org, db_col(e, 0))
+						 ? " (from "
+						 : "",
+					 *org && strcmp(org, db_col(e, 0)) ? org
+									   : "",
+					 *org && strcmp(org, db_col(e, 0)) ? ")"
+									   : "",
+					 db_col(e, 1));
 				fprintf(out, "%*s", FIX_INDENT - 1, "");
 				wrap(out, FIX_INDENT - 1, FIX_INDENT + 1, line);
 			}
 			db_done(e);
-			if (*col(f, 6)) {
+			if (*db_col(f, 6)) {
 				fprintf(out, "%*sfix: ", FIX_INDENT - 1, "");
-				wrap(out, FIX_INDENT + 4, FIX_INDENT + 4, col(f, 6));
+				wrap(out, FIX_INDENT + 4, FIX_INDENT + 4,
+				     db_col(f, 6));
 			}
 		}
 		db_done(f);
@@ -239,7 +249,8 @@ int report_text(sqlite3 *db, const struct report_opts *o)
 			     "ORDER BY rule) GROUP BY reason ORDER BY reason", "i", bid);
 		while (sqlite3_step(s) == SQLITE_ROW) {
 			fputs("  skipped  ", out);
-			snprintf(line, sizeof(line), "%s: %s", col(s, 0), col(s, 1));
+			snprintf(line, sizeof(line), "%s: %s", db_col(s, 0),
+				 db_col(s, 1));
 			wrap(out, 11, 11, line);
 		}
 		db_done(s);

@@ -44,13 +44,6 @@
 #define FABRIC_JSON "rdma-collect/fabric/fabric.json"
 #define DIAG_JSON "rdma-collect/fabric/ibdiagnet.json"
 
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? s : "";
-}
-
 static int64_t icol(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 :
@@ -216,23 +209,24 @@ static void degraded_mad(struct rctx *rc)
 
 		end_read(st, 7, &a);
 		end_read(st, 17, &z);
-		snprintf(comp, sizeof(comp), "%s:%" PRId64, col(st, 1),
+		snprintf(comp, sizeof(comp), "%s:%" PRId64, db_col(st, 1),
 			 icol(st, 2));
-		snprintf(peer, sizeof(peer), "%s port %" PRId64, col(st, 4),
+		snprintf(peer, sizeof(peer), "%s port %" PRId64, db_col(st, 4),
 			 icol(st, 6));
 		sev = degraded(&a, &z, comp, peer, what, sizeof(what));
 		if (!sev)
 			continue;
-		fid = finding_add(rc, sqlite3_column_int64(st, 0), sev, comp,
-				  "link of %s to %s port %" PRId64 " (%s) runs %s",
-				  comp, col(st, 4), icol(st, 6), col(st, 5), what);
+		fid = finding_add(
+			rc, sqlite3_column_int64(st, 0), sev, comp,
+			"link of %s to %s port %" PRId64 " (%s) runs %s", comp,
+			db_col(st, 4), icol(st, 6), db_col(st, 5), what);
 		buf_addf(&ev, "local.portinfo: ");
 		end_text(&ev, &a);
-		finding_evidence(rc, fid, col(st, 3), "%s", ev.buf);
+		finding_evidence(rc, fid, db_col(st, 3), "%s", ev.buf);
 		buf_reset(&ev);
 		buf_addf(&ev, "peer.portinfo: ");
 		end_text(&ev, &z);
-		finding_evidence(rc, fid, col(st, 3), "%s", ev.buf);
+		finding_evidence(rc, fid, db_col(st, 3), "%s", ev.buf);
 		buf_release(&ev);
 	}
 	db_done(st);
@@ -273,21 +267,26 @@ static void degraded_fabric(struct rctx *rc)
 
 		end_read(st, 7, &a);
 		end_read(st, 17, &z);
-		port_name(an, sizeof(an), col(st, 3), col(st, 1), icol(st, 2));
-		port_name(zn, sizeof(zn), col(st, 6), col(st, 4), icol(st, 5));
+		port_name(an, sizeof(an), db_col(st, 3), db_col(st, 1),
+			  icol(st, 2));
+		port_name(zn, sizeof(zn), db_col(st, 6), db_col(st, 4),
+			  icol(st, 5));
 		sev = degraded(&a, &z, an, zn, what, sizeof(what));
 		if (!sev)
 			continue;
 		snprintf(comp, sizeof(comp), "%s <-> %s", an, zn);
 		fid = finding_add(rc, sqlite3_column_int64(st, 0), sev, comp,
 				  "link %s (%s:%" PRId64 " - %s:%" PRId64
-				  ") runs %s", comp, col(st, 1), icol(st, 2),
-				  col(st, 4), icol(st, 5), what);
-		buf_addf(&ev, "%s port %" PRId64 ": ", col(st, 1), icol(st, 2));
+				  ") runs %s",
+				  comp, db_col(st, 1), icol(st, 2),
+				  db_col(st, 4), icol(st, 5), what);
+		buf_addf(&ev, "%s port %" PRId64 ": ", db_col(st, 1),
+			 icol(st, 2));
 		end_text(&ev, &a);
 		finding_evidence(rc, fid, FABRIC_JSON, "%s", ev.buf);
 		buf_reset(&ev);
-		buf_addf(&ev, "%s port %" PRId64 ": ", col(st, 4), icol(st, 5));
+		buf_addf(&ev, "%s port %" PRId64 ": ", db_col(st, 4),
+			 icol(st, 5));
 		end_text(&ev, &z);
 		finding_evidence(rc, fid, FABRIC_JSON, "%s", ev.buf);
 		buf_release(&ev);
@@ -375,26 +374,26 @@ static void hot_ports(struct rctx *rc, const struct counter_rule *cr,
 	struct hot h = { .vals = BUF_INIT, .ev = BUF_INIT };
 
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *name = col(st, 7);
+		const char *name = db_col(st, 7);
 		char key[400];
 
 		if (!wanted(cr, name))
 			continue;
-		snprintf(key, sizeof(key), "%" PRId64 "|%s",
-			 icol(st, 0), col(st, 1));
+		snprintf(key, sizeof(key), "%" PRId64 "|%s", icol(st, 0),
+			 db_col(st, 1));
 		if (strcmp(key, h.key)) {
 			hot_flush(rc, cr, &h);
 			snprintf(h.key, sizeof(h.key), "%s", key);
 			h.bid = sqlite3_column_int64(st, 0);
-			snprintf(h.comp, sizeof(h.comp), "%s", col(st, 2));
-			snprintf(h.far, sizeof(h.far), "%s", col(st, 3));
-			snprintf(h.guid, sizeof(h.guid), "%s", col(st, 4));
-			snprintf(h.path, sizeof(h.path), "%s", col(st, 5));
+			snprintf(h.comp, sizeof(h.comp), "%s", db_col(st, 2));
+			snprintf(h.far, sizeof(h.far), "%s", db_col(st, 3));
+			snprintf(h.guid, sizeof(h.guid), "%s", db_col(st, 4));
+			snprintf(h.path, sizeof(h.path), "%s", db_col(st, 5));
 		}
 		buf_addf(&h.vals, "%s%s %" PRId64, h.vals.len ? ", " : "", name,
 			 icol(st, 8));
 		buf_addf(&h.ev, "%s%s%s %" PRId64, h.ev.len ? "; " : "",
-			 col(st, 6), name, icol(st, 8));
+			 db_col(st, 6), name, icol(st, 8));
 	}
 	hot_flush(rc, cr, &h);
 	db_done(st);
@@ -536,24 +535,30 @@ int fabric_xmit_wait(struct rctx *rc)
 		if (sqlite3_column_type(st, 8) == SQLITE_NULL || ratio <= thr)
 			continue;
 		if (data > 0)
-			fid = finding_add(rc, sqlite3_column_int64(st, 0), -1,
-					  col(st, 2), "PortXmitWait on %s (%s) is "
-					  "%.1f%% of PortXmitData since the "
-					  "counters began (threshold %g%%): "
-					  "congestion: it waited for credits to "
-					  "send towards %s", col(st, 2),
-					  col(st, 4), 100 * ratio, 100 * thr,
-					  col(st, 3));
+			fid = finding_add(
+				rc, sqlite3_column_int64(st, 0), -1,
+				db_col(st, 2),
+				"PortXmitWait on %s (%s) is "
+				"%.1f%% of PortXmitData since the "
+				"counters began (threshold %g%%): "
+				"congestion: it waited for credits to "
+				"send towards %s",
+				db_col(st, 2), db_col(st, 4), 100 * ratio,
+				100 * thr, db_col(st, 3));
 		else
-			fid = finding_add(rc, sqlite3_column_int64(st, 0), -1,
-					  col(st, 2), "PortXmitWait on %s (%s) "
-					  "is %" PRId64 " while no data was sent: "
-					  "congestion or missing credits towards "
-					  "%s", col(st, 2), col(st, 4), wait,
-					  col(st, 3));
-		finding_evidence(rc, fid, col(st, 5), "%sPortXmitWait %" PRId64
-				 ", PortXmitData %" PRId64, col(st, 6), wait,
-				 data);
+			fid = finding_add(
+				rc, sqlite3_column_int64(st, 0), -1,
+				db_col(st, 2),
+				"PortXmitWait on %s (%s) "
+				"is %" PRId64 " while no data was sent: "
+				"congestion or missing credits towards "
+				"%s",
+				db_col(st, 2), db_col(st, 4), wait,
+				db_col(st, 3));
+		finding_evidence(rc, fid, db_col(st, 5),
+				 "%sPortXmitWait %" PRId64
+				 ", PortXmitData %" PRId64,
+				 db_col(st, 6), wait, data);
 	}
 	db_done(st);
 	return 0;
@@ -588,21 +593,25 @@ int fabric_sm_absent(struct rctx *rc)
 
 		if (lid > 0)
 			fid = finding_add(rc, sqlite3_column_int64(st, 0), -1,
-					  col(st, 1), "no subnet manager answers "
+					  db_col(st, 1),
+					  "no subnet manager answers "
 					  "%s: SMInfo to SM LID %" PRId64
-					  " failed (%s)", col(st, 1), lid,
-					  col(st, 3));
-		else if (!strcmp(col(st, 1), "sm"))
+					  " failed (%s)",
+					  db_col(st, 1), lid, db_col(st, 3));
+		else if (!strcmp(db_col(st, 1), "sm"))
 			fid = finding_add(rc, sqlite3_column_int64(st, 0), -1,
-					  "sm", "sminfo found no subnet manager "
-					  "(%s)", col(st, 3));
+					  "sm",
+					  "sminfo found no subnet manager "
+					  "(%s)",
+					  db_col(st, 3));
 		else
 			fid = finding_add(rc, sqlite3_column_int64(st, 0), -1,
-					  col(st, 1), "no subnet manager is "
-					  "known to %s (%s)", col(st, 1),
-					  col(st, 3));
-		finding_evidence(rc, fid, col(st, 4), "errors.sminfo %s",
-				 col(st, 3));
+					  db_col(st, 1),
+					  "no subnet manager is "
+					  "known to %s (%s)",
+					  db_col(st, 1), db_col(st, 3));
+		finding_evidence(rc, fid, db_col(st, 4), "errors.sminfo %s",
+				 db_col(st, 3));
 	}
 	db_done(st);
 	return 0;
@@ -625,16 +634,18 @@ int fabric_sm_not_master(struct rctx *rc)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t state = icol(st, 3), fid;
 
-		fid = finding_add(rc, sqlite3_column_int64(st, 0), -1, "sm",
-				  "the subnet manager at LID %" PRId64 " (%s, "
-				  "priority %" PRId64 ") answers %s in state %s, "
-				  "not MASTER", icol(st, 2), col(st, 1),
-				  icol(st, 4), col(st, 5),
-				  sm_states[state >= 0 && state <= 3 ? state : 0]);
-		finding_evidence(rc, fid, col(st, 6), "sminfo.SmState %" PRId64
-				 " (%s), SmPriority %" PRId64, state,
-				 sm_states[state >= 0 && state <= 3 ? state : 0],
-				 icol(st, 4));
+		fid = finding_add(
+			rc, sqlite3_column_int64(st, 0), -1, "sm",
+			"the subnet manager at LID %" PRId64 " (%s, "
+			"priority %" PRId64 ") answers %s in state %s, "
+			"not MASTER",
+			icol(st, 2), db_col(st, 1), icol(st, 4), db_col(st, 5),
+			sm_states[state >= 0 && state <= 3 ? state : 0]);
+		finding_evidence(
+			rc, fid, db_col(st, 6),
+			"sminfo.SmState %" PRId64 " (%s), SmPriority %" PRId64,
+			state, sm_states[state >= 0 && state <= 3 ? state : 0],
+			icol(st, 4));
 	}
 	db_done(st);
 	return 0;
@@ -662,21 +673,27 @@ int fabric_fw_mixed(struct rctx *rc)
 		"f.bundle_id WHERE f.fw <> f.latest ORDER BY f.bundle_id, 2", "");
 
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t fid = finding_add(rc, sqlite3_column_int64(st, 0), -1,
-					  col(st, 1), "%s runs firmware %s while "
-					  "the newest on this fabric for the same "
-					  "board (Devid %s, PSID %s) is %s "
-					  "(ibdiagnet's FW Check: %" PRId64 " "
-					  "node(s) of that board named behind)",
-					  col(st, 2), col(st, 5), col(st, 3),
-					  col(st, 4), col(st, 6), icol(st, 7));
+		int64_t fid = finding_add(
+			rc, sqlite3_column_int64(st, 0), -1, db_col(st, 1),
+			"%s runs firmware %s while "
+			"the newest on this fabric for the same "
+			"board (Devid %s, PSID %s) is %s "
+			"(ibdiagnet's FW Check: %" PRId64 " "
+			"node(s) of that board named behind)",
+			db_col(st, 2), db_col(st, 5), db_col(st, 3),
+			db_col(st, 4), db_col(st, 6), icol(st, 7));
 
-		finding_evidence(rc, fid, DIAG_JSON, "fw %s: Devid %s, PSID %s, "
-				 "FW %s, latest %s%s", col(st, 2), col(st, 3),
-				 col(st, 4), col(st, 5), col(st, 6),
-				 icol(st, 8) > icol(st, 7) ? " (the log lists "
-				 "only some of the stage's warnings: the rest "
-				 "are in ibdiagnet2.db_csv)" : "");
+		finding_evidence(
+			rc, fid, DIAG_JSON,
+			"fw %s: Devid %s, PSID %s, "
+			"FW %s, latest %s%s",
+			db_col(st, 2), db_col(st, 3), db_col(st, 4),
+			db_col(st, 5), db_col(st, 6),
+			icol(st, 8) > icol(st, 7)
+				? " (the log lists "
+				  "only some of the stage's warnings: the rest "
+				  "are in ibdiagnet2.db_csv)"
+				: "");
 	}
 	db_done(st);
 	return 0;
