@@ -54,6 +54,7 @@
 #include "klog.h"
 #include "log.h"
 #include "mlxlink.h"
+#include "modules.h"
 #include "nccl.h"
 #include "perftest.h"
 #include "util.h"
@@ -160,34 +161,9 @@ int ih_json_set(struct imp *im, const char *path, const char *origin,
 	return rc;
 }
 
-/* "a-z0-9_-", as module and interface names are */
-static int is_name(const char *s, size_t max)
-{
-	size_t n = strlen(s);
-
-	if (!n || n > max)
-		return 0;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
-			return 0;
-	return 1;
-}
-
 /* --- lsmod --- */
 
 /* /proc/modules pasted as it is: "name size refcnt deps state 0x..." */
-static int proc_modules_line(const char *s)
-{
-	char name[64], size[24], ref[24], deps[2048], state[16], off[24];
-
-	return sscanf(s, "%63s %23s %23s %2047s %15s %23s", name, size, ref,
-		      deps, state, off) == 6 && is_name(name, 63) &&
-	       strspn(size, "0123456789") == strlen(size) &&
-	       !strncmp(off, "0x", 2) &&
-	       (!strcmp(state, "Live") || !strcmp(state, "Loading") ||
-		!strcmp(state, "Unloading"));
-}
-
 static int proc_modules(struct imp *im, const char *text, size_t len,
 			const char *origin)
 {
@@ -199,7 +175,7 @@ static int proc_modules(struct imp *im, const char *text, size_t len,
 		return -1;
 	ih_lines_init(&it, text, len);
 	while (ih_next(&it, l))
-		if (l->len && !proc_modules_line(l->s))
+		if (l->len && !proc_module_line(l->s))
 			bad++;
 		else if (l->len)
 			n++;
@@ -258,7 +234,7 @@ int ih_lsmod(struct imp *im, const char *text, size_t len,
 		k = sscanf(l->s, "%63s %23s %23s %2047s %7s", name, size, ref,
 			   users, extra);
 		if (l->unterminated || l->cut || k < 3 || k > 4 ||
-		    !is_name(name, 63) || ih_u64(size, 1ULL << 40, &sz) < 0 ||
+		    !module_name_ok(name) || ih_u64(size, 1ULL << 40, &sz) < 0 ||
 		    (strcmp(ref, "-") && ih_u64(ref, 1U << 30, &rf) < 0)) {
 			skipped++;
 			continue;

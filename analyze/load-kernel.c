@@ -12,6 +12,7 @@
 #include "db.h"
 #include "grepchain.h"
 #include "load.h"
+#include "modules.h"
 #include "util.h"
 
 int load_kernel(struct ld *l);
@@ -23,14 +24,6 @@ static int64_t decnum(const char *s, int64_t dflt)
 	if (!s || parse_ll(s, 10, 0, 1LL << 62, &v) < 0)
 		return dflt;
 	return v;
-}
-
-/* names that fit a module: [A-Za-z0-9_-], not empty, short */
-static int is_name(const char *s)
-{
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
-
-	return n && !s[n] && n < 64;
 }
 
 static int module_extra(struct ld *l, const char *m)
@@ -126,7 +119,8 @@ static int modules(struct ld *l)
 	int rc = 0;
 
 	for (; d && len; d = e) {
-		char line[4096], name[64], deps[2048], state[32], ref[24];
+		char line[4096];
+		struct proc_module m;
 		long long size;
 		size_t ll;
 
@@ -138,25 +132,21 @@ static int modules(struct ld *l)
 			continue;
 		memcpy(line, d, ll);
 		line[ll] = 0;
-		/* name size refcnt deps state offset [taint] */
-		if (sscanf(line, "%63s %lld %23s %2047s %31s", name, &size, ref,
-			   deps, state) != 5 || !is_name(name) || size < 0)
+		if (proc_module_parse(line, &m) < 5 ||
+		    !module_name_ok(m.name) ||
+		    parse_ll(m.size, 10, 0, LLONG_MAX, &size) < 0)
 			continue;
-		if (!strcmp(deps, "-"))
-			deps[0] = 0;
-		else if (deps[0] && deps[strlen(deps) - 1] == ',')
-			deps[strlen(deps) - 1] = 0;
 		if (ld_exec(l, "INSERT OR REPLACE INTO modules (bundle_id, "
 			    "name, size, refcnt, used_by, state) VALUES (?, ?, ?, ?, "
-			    "?, ?)", "isiNss", l->bid, name, (int64_t)size,
-			    decnum(ref, -1), deps, state) < 0)
+			    "?, ?)", "isiNss", l->bid, m.name, (int64_t)size,
+			    decnum(m.refcnt, -1), m.deps, m.state) < 0)
 			return -1;
 	}
 	/* sys/module: version, parameters; built-in modules have a folder
 	 * but no /proc/modules line */
 	n = module_dirs(l->b, &sys);
 	for (i = 0; i < n && !rc; i++) {
-		if (!is_name(sys[i]))
+		if (!module_name_ok(sys[i]))
 			continue;
 		rc = ld_exec(l, "INSERT OR IGNORE INTO modules (bundle_id, "
 			     "name, state) VALUES (?, ?, 'builtin')", "is", l->bid,

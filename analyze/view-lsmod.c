@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "modules.h"
 #include "view.h"
 
 int view_lsmod(const struct bundle_r *b, int argc, char **argv, FILE *out);
@@ -76,7 +77,8 @@ int view_lsmod(const struct bundle_r *b, int argc, char **argv, FILE *out)
 			     "run)", b->file);
 	fputs("Module                  Size  Used by\n", out);
 	for (; len; d = e) {
-		char line[4096], name[64], size[24], ref[24], deps[2048];
+		char line[4096];
+		struct proc_module m;
 		size_t ll;
 
 		e = memchr(d, '\n', len);
@@ -87,17 +89,12 @@ int view_lsmod(const struct bundle_r *b, int argc, char **argv, FILE *out)
 			continue;
 		memcpy(line, d, ll);
 		line[ll] = 0;
-		if (sscanf(line, "%63s %23s %23s %2047s", name, size, ref,
-			   deps) != 4 ||
-		    strspn(size, "0123456789") != strlen(size))
+		if (proc_module_parse(line, &m) < 4 ||
+		    m.size[strspn(m.size, "0123456789")])
 			continue;
-		if (!strcmp(deps, "-"))
-			deps[0] = 0;
-		else if (deps[0] && deps[strlen(deps) - 1] == ',')
-			deps[strlen(deps) - 1] = 0;
-		kernfs_order(deps, sizeof(deps));
-		fprintf(out, "%-19s %8s  %s%s%s\n", name, size, ref,
-			deps[0] ? " " : "", deps);
+		kernfs_order(m.deps, sizeof(m.deps));
+		fprintf(out, "%-19s %8s  %s%s%s\n", m.name, m.size, m.refcnt,
+			m.deps[0] ? " " : "", m.deps);
 	}
 	return 0;
 }
