@@ -112,9 +112,19 @@ static const char *text(const struct jv *o, const char *key, char *out,
 
 /* --- the mad source --- */
 
-/* the PMA groups of one end into mad_counters */
-static int mad_counters(struct ld *l, const char *ibdev, int64_t port,
-			const char *side, const struct jv *pma)
+/* a port's "pma" object, as both the mad and the fabric sources store
+ * it: {"PortCounters": {name: value, ...}, "PortCountersExtended": ...};
+ * fn gets each readable counter (a name of 1 to 64 bytes, a whole
+ * value), stopping at its first error */
+struct pma_row {
+	const char *grp, *name;
+	int64_t value;
+};
+
+static int pma_each(const struct jv *pma,
+		    int (*fn)(struct ld *l, const struct pma_row *r,
+			      const void *arg),
+		    struct ld *l, const void *arg)
 {
 	static const char *const grps[] = { "PortCounters",
 					    "PortCountersExtended" };
@@ -126,19 +136,42 @@ static int mad_counters(struct ld *l, const char *ibdev, int64_t port,
 		if (!c || c->t != J_OBJ)
 			continue;
 		for (i = 0; i < c->n && i < MAX_COUNTERS; i++) {
-			int64_t v = counter(&c->v[i]);
+			struct pma_row r = { grps[g], c->k[i],
+					     counter(&c->v[i]) };
 
-			if (v < 0 || !c->k[i][0] || strlen(c->k[i]) > 64)
+			if (r.value < 0 || !r.name[0] || strlen(r.name) > 64)
 				continue;
-			if (ld_exec(l, "INSERT OR REPLACE INTO mad_counters "
-				    "(bundle_id, ibdev, port, side, grp, name, "
-				    "value) VALUES (?, ?, ?, ?, ?, ?, ?)",
-				    "isisssi", l->bid, ibdev, port, side, grps[g],
-				    c->k[i], v) < 0)
+			if (fn(l, &r, arg) < 0)
 				return -1;
 		}
 	}
 	return 0;
+}
+
+/* the end whose counters go into mad_counters */
+struct mad_end_key {
+	const char *ibdev, *side;
+	int64_t port;
+};
+
+static int mad_counter(struct ld *l, const struct pma_row *r,
+		       const void *arg)
+{
+	const struct mad_end_key *k = arg;
+
+	return ld_exec(l, "INSERT OR REPLACE INTO mad_counters (bundle_id, "
+		       "ibdev, port, side, grp, name, value) VALUES (?, ?, ?, "
+		       "?, ?, ?, ?)", "isisssi", l->bid, k->ibdev, k->port,
+		       k->side, r->grp, r->name, r->value);
+}
+
+/* the PMA groups of one end into mad_counters */
+static int mad_counters(struct ld *l, const char *ibdev, int64_t port,
+			const char *side, const struct jv *pma)
+{
+	struct mad_end_key k = { ibdev, side, port };
+
+	return pma_each(pma, mad_counter, l, &k);
 }
 
 /* NodeInfo + PortInfo of one end (end: the "local" or "peer" object) */
@@ -299,32 +332,29 @@ struct scan {
 	int64_t nodes, switches, ports, links, lft, dropped;
 };
 
+/* the scanned port whose counters go into fabric_counters */
+struct fabric_port_key {
+	const char *guid;
+	int64_t port;
+};
+
+static int fabric_counter(struct ld *l, const struct pma_row *r,
+			  const void *arg)
+{
+	const struct fabric_port_key *k = arg;
+
+	return ld_exec(l, "INSERT OR REPLACE INTO fabric_counters (bundle_id, "
+		       "guid, port, grp, name, value) VALUES (?, ?, ?, ?, ?, "
+		       "?)", "isissi", l->bid, k->guid, k->port, r->grp,
+		       r->name, r->value);
+}
+
 static int fabric_counters(struct ld *l, const char *ng, int64_t port,
 			   const struct jv *pma)
 {
-	static const char *const grps[] = { "PortCounters",
-					    "PortCountersExtended" };
-	size_t g, i;
+	struct fabric_port_key k = { ng, port };
 
-	for (g = 0; g < 2; g++) {
-		const struct jv *c = jget(pma, grps[g]);
-
-		if (!c || c->t != J_OBJ)
-			continue;
-		for (i = 0; i < c->n && i < MAX_COUNTERS; i++) {
-			int64_t v = counter(&c->v[i]);
-
-			if (v < 0 || !c->k[i][0] || strlen(c->k[i]) > 64)
-				continue;
-			if (ld_exec(l, "INSERT OR REPLACE INTO "
-				    "fabric_counters (bundle_id, guid, port, grp, "
-				    "name, value) VALUES (?, ?, ?, ?, ?, ?)",
-				    "isissi", l->bid, ng, port, grps[g], c->k[i],
-				    v) < 0)
-				return -1;
-		}
-	}
-	return 0;
+	return pma_each(pma, fabric_counter, l, &k);
 }
 
 static int fabric_port(struct ld *l, struct scan *s, const char *ng,
