@@ -7,8 +7,6 @@
 #include "load.h"
 #include "util.h"
 
-int load_core(struct ld *l);
-
 int load_core(struct ld *l)
 {
 	const struct jv *m = l->b->manifest, *srcs, *cont;

@@ -23,8 +23,6 @@
 #include "db.h"
 #include "load.h"
 
-int load_fabric(struct ld *l);
-
 #define MAD_DIR "rdma-collect/mad"
 #define FABRIC_JSON "rdma-collect/fabric/fabric.json"
 #define DIAG_JSON "rdma-collect/fabric/ibdiagnet.json"

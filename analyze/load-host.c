@@ -16,8 +16,6 @@
 #include "nccl.h"
 #include "perftest.h"
 
-int load_host(struct ld *l);
-
 #define ATTACH "rdma-collect/attach"
 #define MAX_EVENTS 20000
 #define MAX_RUNS 64

@@ -15,8 +15,6 @@
 #include "modules.h"
 #include "util.h"
 
-int load_kernel(struct ld *l);
-
 static int64_t decnum(const char *s, int64_t dflt)
 {
 	long long v;

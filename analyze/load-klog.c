@@ -67,8 +67,6 @@
 #include "klog.h"
 #include "load.h"
 
-int load_klog(struct ld *l);
-
 /* --- records --- */
 
 void klog_iter_init(struct klog_iter *it, const char *data, size_t len,

@@ -12,8 +12,6 @@
 #include "load.h"
 #include "log.h"
 
-int load_net(struct ld *l);
-
 #define DCB_DIR "rdma-collect/dcb"
 
 /* trust: the MLNX_OFED qos/trust file wins, then what mlnx_qos printed

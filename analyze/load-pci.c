@@ -15,8 +15,6 @@
 #include "pcicfg.h"
 #include "util.h"
 
-int load_pci(struct ld *l);
-
 static int64_t hexnum(const char *s, int64_t dflt)
 {
 	long long v;

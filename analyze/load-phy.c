@@ -15,8 +15,6 @@
 #include "load.h"
 #include "mlxlink.h"
 
-int load_phy(struct ld *l);
-
 static void lanes(struct buf *b, const double *v, int n)
 {
 	int i;

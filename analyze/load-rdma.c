@@ -13,8 +13,6 @@
 #include "log.h"
 #include "util.h"
 
-int load_rdma(struct ld *l);
-
 #define SAMPLE "rdma-collect/sample/"
 
 static int64_t num(const char *s, int64_t dflt)

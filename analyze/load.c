@@ -19,17 +19,6 @@
 #include "term.h"
 #include "util.h"
 
-int load_core(struct ld *l);
-int load_rdma(struct ld *l);
-int load_pci(struct ld *l);
-int load_kernel(struct ld *l);
-int load_net(struct ld *l);
-int load_host(struct ld *l);
-int load_klog(struct ld *l);
-int load_phy(struct ld *l);
-int load_fabric(struct ld *l);
-int load_import(struct ld *l);
-
 const struct extractor extractors[] = {
 	{ "core", load_core },	/* bundles, nodes, sources: first */
 	{ "rdma", load_rdma },

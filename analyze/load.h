@@ -49,6 +49,19 @@ struct extractor {
 
 extern const struct extractor extractors[];
 
+/* the extractors, one file each (load-<name>.c; load_import is the
+ * importer's, import-load.c), run in the table's order (load.c) */
+int load_core(struct ld *l);	/* bundles, nodes, sources: first */
+int load_rdma(struct ld *l);
+int load_pci(struct ld *l);
+int load_kernel(struct ld *l);
+int load_net(struct ld *l);
+int load_host(struct ld *l);
+int load_klog(struct ld *l);
+int load_phy(struct ld *l);
+int load_fabric(struct ld *l);	/* mad and fabric: over MADs */
+int load_import(struct ld *l);	/* provenance of imported evidence */
+
 struct load_stats {
 	unsigned loaded, duplicate, failed;
 	int64_t *new_ids;	/* bundles.id of the bundles loaded now */
