@@ -10,7 +10,7 @@
  * kept when capped): lines that do not parse are skipped with their
  * continuation lines, never a crash.
  *
- * Categories: see klog_category() in load-klog.c (the list is at the top of
+ * Categories: see klog_category() in klog.c (the list is at the top of
  * that file).
  */
 #ifndef RDMA_ANALYZE_KLOG_H

@@ -293,7 +293,7 @@ check_eq "cqe-error: the mlx5_ib WC error line is a cqe_error kernel event" \
 fault pfc-disabled roce-pfc PFC_DISABLED ens1f0np0
 
 # kernel logs as tickets carry them: each form becomes the record
-# load-klog.c reads (the klog table's text and category)
+# klog.c reads (the klog table's text and category)
 klogcase() {
 	local name=$1 want=$2
 	mkdir -p "$T/kl-$name"

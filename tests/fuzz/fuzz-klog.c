@@ -1,4 +1,4 @@
-/* fuzz-klog: the kernel log (analyze/load-klog.c) in both stored forms,
+/* fuzz-klog: the kernel log (analyze/klog.c) in both stored forms,
  * /dev/kmsg records and klogctl lines (the first byte's low bit picks),
  * every record then categorised as the checks do */
 #include "fuzz.h"
