@@ -17,7 +17,7 @@
 
 #include "log.h"
 #include "view.h"
-#include "view-ib.h"
+#include "view-lib.h"
 
 struct lopts {
 	int down_only, line_mode, only_type;

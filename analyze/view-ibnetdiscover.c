@@ -14,7 +14,7 @@
 
 #include "log.h"
 #include "view.h"
-#include "view-ib.h"
+#include "view-lib.h"
 
 /* the compat strings ibnetdiscover keeps from before libibmad had them */
 static const char *speed_compat(unsigned s)

@@ -12,7 +12,7 @@
 
 #include "log.h"
 #include "view.h"
-#include "view-ib.h"
+#include "view-lib.h"
 
 #define LFT_BLOCK 64	/* LIDs in one LinearForwardingTable block */
 

@@ -17,7 +17,7 @@
 
 #include "log.h"
 #include "view.h"
-#include "view-ib.h"
+#include "view-lib.h"
 
 enum { F_UINT, F_HEX };
 

@@ -8,7 +8,7 @@
 
 #include "log.h"
 #include "view.h"
-#include "view-ib.h"
+#include "view-lib.h"
 
 static const char *const sm_state_str[] = {
 	"SMINFO_NOTACT", "SMINFO_DISCOVER", "SMINFO_STANDBY", "SMINFO_MASTER"

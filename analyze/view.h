@@ -1,7 +1,8 @@
 /* view: a bundle's evidence printed the way the familiar tool prints it
  * (ibstat, ibv_devinfo, lspci -vvv, ethtool -S ...), from the bundle alone.
  * Each view lives in view-<tool>.c and exports its descriptor, declared
- * here; views.c is the table of them. */
+ * here; views.c is the table of them.  view-lib.c is not a view: it holds
+ * what the InfiniBand fabric views share (view-lib.h). */
 #ifndef RDMA_ANALYZE_VIEW_H
 #define RDMA_ANALYZE_VIEW_H
 
