@@ -88,8 +88,9 @@ COLLECT_OBJ := $(call obj,$(COLLECT_SRC))
 ANALYZE_OBJ := $(call obj,$(ANALYZE_SRC))
 COLLECT_LIB := $(filter-out $(BUILD)/obj/collect/main.o,$(COLLECT_OBJ))
 ANALYZE_LIB := $(filter-out $(BUILD)/obj/analyze/main.o,$(ANALYZE_OBJ)) \
-               $(BUILD)/obj/gen/schema.o
+               $(BUILD)/obj/gen/schema.o $(BUILD)/obj/gen/report-assets.o
 SCHEMA_SQL  := $(sort $(wildcard schema/*.sql))
+REPORT_ASSETS := $(sort $(wildcard analyze/report/*.js analyze/report/*.css))
 AUNIT_SRC   := $(sort $(wildcard tests/unit/atest-*.c))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC) $(AUNIT_SRC))
 TOOL_BIN    := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRC))
@@ -150,7 +151,35 @@ $(BUILD)/obj/gen/schema.o: $(BUILD)/gen/schema.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/rdma-analyze: $(ANALYZE_OBJ) $(BUILD)/obj/gen/schema.o $(COMMON_OBJ) \
+# the HTML report's script and style sheet, analyze/report/NAME.js and
+# NAME.css, become the C strings NAME_js and NAME_css (report-html.h):
+# comment lines (// in a script, /* to */ in a style sheet) and empty
+# lines are left out, a line that starts with a tab continues the line
+# before it; a script's lines end in a newline, a style sheet's in
+# nothing.  The page gets the bytes it had when they were C literals.
+$(BUILD)/gen/report-assets.c: $(REPORT_ASSETS) Makefile
+	@mkdir -p $(dir $@)
+	$(Q){ echo '/* generated from analyze/report/ by the Makefile */'; \
+	  echo '#include "report-html.h"'; \
+	  for f in $(REPORT_ASSETS); do \
+	    echo "const char $$(basename $$f | tr . _)[] ="; \
+	    case $$f in \
+	    *.js) sed -e '/^\/\//d' -e '/^$$/d' $$f ;; \
+	    *) sed -e '/^\/\*/{' -e ':c' -e '/\*\/$$/!{N;bc' -e '}' -e 'd' \
+		-e '}' -e '/^$$/d' $$f ;; \
+	    esac | sed -e ':a' -e '$$!N' -e 's/\n\t//' -e 'ta' -e 'P' -e 'D' | \
+	    case $$f in \
+	    *.js) sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' ;; \
+	    *) sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/"/' ;; \
+	    esac; echo ';'; \
+	  done; } >$@
+
+$(BUILD)/obj/gen/report-assets.o: $(BUILD)/gen/report-assets.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Ianalyze -c -o $@ $<
+
+$(BUILD)/rdma-analyze: $(ANALYZE_OBJ) $(BUILD)/obj/gen/schema.o \
+		$(BUILD)/obj/gen/report-assets.o $(COMMON_OBJ) \
 		$(BUILD)/obj/gen/build-info.o
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

@@ -51,10 +51,11 @@ static char *node_bundle(const char *dbfile, const char *node)
 
 static int list_views(void)
 {
-	const struct view *v;
+	size_t i;
 
-	for (v = views; v->name; v++)
-		printf("%-14s %-8s %s\n", v->name, v->usage, v->help);
+	for (i = 0; i < nviews; i++)
+		printf("%-14s %-8s %s\n", views[i]->name, views[i]->usage,
+		       views[i]->help);
 	return EXIT_OK;
 }
 

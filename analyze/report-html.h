@@ -36,6 +36,11 @@ void html_text(FILE *out, double x, double y, const char *anchor,
 /* the database has this table (a picture's data may predate its schema) */
 int html_has_table(sqlite3 *db, const char *name);
 
+/* the page's script and style sheet: analyze/report/report.js and
+ * report.css as the Makefile embeds them ($(BUILD)/gen/report-assets.c) */
+extern const char report_js[];
+extern const char report_css[];
+
 int pic_pairs(struct html *h);
 int pic_fabric(struct html *h);
 int pic_timelines(struct html *h);

@@ -8,8 +8,6 @@
 #include "log.h"
 #include "view.h"
 
-int view_dcb(const struct bundle_r *b, int argc, char **argv, FILE *out);
-
 static void u64_array(const struct jv *a, FILE *out)
 {
 	size_t i;
@@ -19,7 +17,7 @@ static void u64_array(const struct jv *a, FILE *out)
 			(unsigned long long)juint(jat(a, i), NULL, 0));
 }
 
-int view_dcb(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	char p[512];
 	const struct jv *pfc;
@@ -79,3 +77,10 @@ out:
 	jfree(d);
 	return rc;
 }
+
+const struct view view_dcb = {
+	.name = "dcb",
+	.usage = "[-s] pfc show dev IFACE",
+	.help = "PFC settings as iproute2 dcb pfc show",
+	.show = show,
+};

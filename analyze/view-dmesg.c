@@ -10,8 +10,6 @@
 #include "log.h"
 #include "view.h"
 
-int view_dmesg(const struct bundle_r *b, int argc, char **argv, FILE *out);
-
 /* the text as dmesg prints it: control bytes as \xNN (the kernel escapes
  * them in /dev/kmsg, so they only come from a bundle that was tampered
  * with, and must not reach the terminal as escape sequences) */
@@ -28,7 +26,7 @@ static void put_text(FILE *out, const char *t)
 	putc('\n', out);
 }
 
-int view_dmesg(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	struct klog_iter it;
 	struct klog_rec *r;
@@ -59,3 +57,10 @@ int view_dmesg(const struct bundle_r *b, int argc, char **argv, FILE *out)
 	free(r);
 	return 0;
 }
+
+const struct view view_dmesg = {
+	.name = "dmesg",
+	.usage = "[--rdma]",
+	.help = "the kernel log as dmesg prints it; --rdma: only RDMA-relevant lines",
+	.show = show,
+};

@@ -10,8 +10,6 @@
 #include "log.h"
 #include "view.h"
 
-int view_ethtool(const struct bundle_r *b, int argc, char **argv, FILE *out);
-
 static int pause_show(const struct jv *e, const char *ifn, FILE *out)
 {
 	const struct jv *pa = jget(e, "pause");
@@ -26,7 +24,7 @@ static int pause_show(const struct jv *e, const char *ifn, FILE *out)
 	return 0;
 }
 
-int view_ethtool(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	char p[512];
 	const struct jv *stats;
@@ -69,3 +67,10 @@ out:
 	jfree(e);
 	return rc;
 }
+
+const struct view view_ethtool = {
+	.name = "ethtool",
+	.usage = "-S|-a IFACE",
+	.help = "netdev statistics as ethtool -S, pause settings as ethtool -a",
+	.show = show,
+};

@@ -6,9 +6,7 @@
 #include "log.h"
 #include "view.h"
 
-int view_ibdev2netdev(const struct bundle_r *b, int argc, char **argv, FILE *out);
-
-int view_ibdev2netdev(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	struct jv *map = br_json(b, "rdma-collect/ibdev2netdev.json");
 	size_t i;
@@ -36,3 +34,10 @@ int view_ibdev2netdev(const struct bundle_r *b, int argc, char **argv, FILE *out
 	jfree(map);
 	return 0;
 }
+
+const struct view view_ibdev2netdev = {
+	.name = "ibdev2netdev",
+	.usage = "",
+	.help = "RDMA port to netdev map, as ibdev2netdev",
+	.show = show,
+};

@@ -17,9 +17,7 @@
 
 #include "log.h"
 #include "view.h"
-#include "view-ib.h"
-
-int view_iblinkinfo(const struct bundle_r *b, int argc, char **argv, FILE *out);
+#include "view-lib.h"
 
 struct lopts {
 	int down_only, line_mode, only_type;
@@ -175,7 +173,7 @@ static void print_node(const struct ib_node *n, const struct lopts *o,
 	}
 }
 
-int view_iblinkinfo(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	struct lopts o = { 0, 0, 0 };
 	struct ib_fabric f;
@@ -208,3 +206,10 @@ int view_iblinkinfo(const struct bundle_r *b, int argc, char **argv, FILE *out)
 	ib_fabric_release(&f);
 	return 0;
 }
+
+const struct view view_iblinkinfo = {
+	.name = "iblinkinfo",
+	.usage = "[-d] [-l] [--switches-only|--cas-only]",
+	.help = "every link as iblinkinfo (fabric scan; else the local links from the mad source)",
+	.show = show,
+};

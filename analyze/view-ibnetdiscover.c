@@ -14,10 +14,7 @@
 
 #include "log.h"
 #include "view.h"
-#include "view-ib.h"
-
-int view_ibnetdiscover(const struct bundle_r *b, int argc, char **argv,
-		       FILE *out);
+#include "view-lib.h"
 
 /* the compat strings ibnetdiscover keeps from before libibmad had them */
 static const char *speed_compat(unsigned s)
@@ -175,8 +172,7 @@ static void out_from(const struct ib_fabric *f, FILE *out)
 			PRIx64 "\n", n->guid, pg);
 }
 
-int view_ibnetdiscover(const struct bundle_r *b, int argc, char **argv,
-		       FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	static const unsigned order[] = { IB_NODE_SWITCH, IB_NODE_CA,
 					  IB_NODE_ROUTER };
@@ -209,3 +205,10 @@ int view_ibnetdiscover(const struct bundle_r *b, int argc, char **argv,
 	ib_fabric_release(&f);
 	return 0;
 }
+
+const struct view view_ibnetdiscover = {
+	.name = "ibnetdiscover",
+	.usage = "",
+	.help = "the topology file as ibnetdiscover (fabric scan)",
+	.show = show,
+};

@@ -12,9 +12,7 @@
 
 #include "log.h"
 #include "view.h"
-#include "view-ib.h"
-
-int view_ibroute(const struct bundle_r *b, int argc, char **argv, FILE *out);
+#include "view-lib.h"
 
 #define LFT_BLOCK 64	/* LIDs in one LinearForwardingTable block */
 
@@ -160,7 +158,7 @@ static int parse_num(const char *s, unsigned long long max,
 	return *end || *v > max ? -1 : 0;
 }
 
-int view_ibroute(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	struct ropts o = { 0, 0, 0, 0 };
 	const char *dest = NULL;
@@ -228,3 +226,10 @@ out:
 	ib_fabric_release(&f);
 	return rc;
 }
+
+const struct view view_ibroute = {
+	.name = "ibroute",
+	.usage = "[-a] [-n] [LID | -G GUID] [STARTLID [ENDLID]]",
+	.help = "a switch's unicast forwarding table as ibroute; every switch without LID (fabric scan)",
+	.show = show,
+};

@@ -14,8 +14,6 @@
 #include "log.h"
 #include "view.h"
 
-int view_ibstat(const struct bundle_r *b, int argc, char **argv, FILE *out);
-
 static const char *const node_type_str[] = {
 	"???", "CA", "Switch", "Router", "iWARP RNIC"
 };
@@ -203,7 +201,7 @@ static int is_ib_type(const struct bundle_r *b, const char *ca)
 	return ok && t >= 1 && t <= 3;
 }
 
-int view_ibstat(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	const char **cas, *want = NULL;
 	long port = -1;
@@ -239,3 +237,10 @@ int view_ibstat(const struct bundle_r *b, int argc, char **argv, FILE *out)
 	free(cas);
 	return rc;
 }
+
+const struct view view_ibstat = {
+	.name = "ibstat",
+	.usage = "[-l] [-s] [CA [PORT]]",
+	.help = "CAs and ports as ibstat (sysfs)",
+	.show = show,
+};

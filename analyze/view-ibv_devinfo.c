@@ -16,8 +16,6 @@
 #include "log.h"
 #include "view.h"
 
-int view_ibv_devinfo(const struct bundle_r *b, int argc, char **argv, FILE *out);
-
 static const char *transport_str(int64_t t)
 {
 	switch (t) {
@@ -526,7 +524,7 @@ static int print_dev(const struct bundle_r *b, const char *name, int verbose,
 	return 0;
 }
 
-int view_ibv_devinfo(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	const char *dev = NULL;
 	struct jv *list;
@@ -589,3 +587,10 @@ out:
 	jfree(list);
 	return rc;
 }
+
+const struct view view_ibv_devinfo = {
+	.name = "ibv_devinfo",
+	.usage = "[-v] [-l] [-d DEV] [-i PORT]",
+	.help = "devices and ports as ibv_devinfo (verbs evidence)",
+	.show = show,
+};

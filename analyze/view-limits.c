@@ -8,9 +8,6 @@
 #include "log.h"
 #include "view.h"
 
-int view_ulimit(const struct bundle_r *b, int argc, char **argv, FILE *out);
-int view_limits(const struct bundle_r *b, int argc, char **argv, FILE *out);
-
 #define SELF "rdma-collect/limits/self.json"
 #define ROW "%-25s %-20s %-20s %-10s\n"
 
@@ -26,7 +23,8 @@ static int limit_value(const char *s)
 		      strlen(s) <= 20));
 }
 
-int view_ulimit(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show_ulimit(const struct bundle_r *b, int argc, char **argv,
+		       FILE *out)
 {
 	struct jv *j;
 	const char *soft;
@@ -70,7 +68,8 @@ static int memlock_row(const char *data, char *soft, char *hard)
 	return 0;
 }
 
-int view_limits(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show_limits(const struct bundle_r *b, int argc, char **argv,
+		       FILE *out)
 {
 	const char *names[1];
 	size_t i;
@@ -128,3 +127,17 @@ int view_limits(const struct bundle_r *b, int argc, char **argv, FILE *out)
 		return error("%s: no process limits collected", b->file);
 	return 0;
 }
+
+const struct view view_ulimit = {
+	.name = "ulimit",
+	.usage = "[-l|-Sl|-Hl]",
+	.help = "the collector's locked-memory limit as ulimit -l (KiB)",
+	.show = show_ulimit,
+};
+
+const struct view view_limits = {
+	.name = "limits",
+	.usage = "",
+	.help = "Max locked memory of every process collected, as /proc/PID/limits",
+	.show = show_limits,
+};

@@ -14,9 +14,6 @@
 #include "log.h"
 #include "view.h"
 
-int view_ls_infiniband(const struct bundle_r *b, int argc, char **argv,
-		       FILE *out);
-
 static int cmp_ent(const void *x, const void *y)
 {
 	const char *a = jstr(*(const struct jv *const *)x, "name");
@@ -54,8 +51,7 @@ static time_t parse_rfc3339(const char *s)
 	return timegm(&tm);
 }
 
-int view_ls_infiniband(const struct bundle_r *b, int argc, char **argv,
-		       FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	struct jv *j = br_json(b, "rdma-collect/devnodes.json");
 	const struct jv *ents = jget(j, "entries");
@@ -151,3 +147,10 @@ out:
 	jfree(j);
 	return rc;
 }
+
+const struct view view_ls_infiniband = {
+	.name = "ls-infiniband",
+	.usage = "",
+	.help = "/dev/infiniband as ls -la /dev/infiniband",
+	.show = show,
+};

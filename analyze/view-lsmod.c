@@ -12,8 +12,6 @@
 #include "modules.h"
 #include "view.h"
 
-int view_lsmod(const struct bundle_r *b, int argc, char **argv, FILE *out);
-
 /* kernfs (sysfs) keeps a folder's entries ordered by this hash of the
  * name, then by name, and readdir walks them in that order: the kernel's
  * kernfs_name_hash() with no namespace (partial_name_hash, then hash_long
@@ -64,7 +62,7 @@ static void kernfs_order(char *users, size_t size)
 					i ? "," : "", name[i]);
 }
 
-int view_lsmod(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	size_t len = 0;
 	const char *d = br_data(b, "proc/modules", &len), *e;
@@ -98,3 +96,10 @@ int view_lsmod(const struct bundle_r *b, int argc, char **argv, FILE *out)
 	}
 	return 0;
 }
+
+const struct view view_lsmod = {
+	.name = "lsmod",
+	.usage = "",
+	.help = "loaded modules as lsmod (users from /proc/modules)",
+	.show = show,
+};

@@ -18,8 +18,6 @@
 #include "util.h"
 #include "view.h"
 
-int view_lspci(const struct bundle_r *b, int argc, char **argv, FILE *out);
-
 #define FLAG(x, y) (((x) & (y)) ? '+' : '-')
 
 static const char *aspm_support(unsigned code)
@@ -227,7 +225,7 @@ static void function(const struct bundle_r *b, const char *bdf, int domain,
 	fputc('\n', out);
 }
 
-int view_lspci(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	const char **names;
 	size_t n, i;
@@ -259,3 +257,10 @@ int view_lspci(const struct bundle_r *b, int argc, char **argv, FILE *out)
 		return error("no PCI function %s in %s", argv[0], b->file);
 	return 0;
 }
+
+const struct view view_lspci = {
+	.name = "lspci",
+	.usage = "[BDF]",
+	.help = "PCIe link and ACS lines of the HCAs, GPUs and bridges as lspci -vvv",
+	.show = show,
+};

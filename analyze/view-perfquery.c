@@ -17,9 +17,7 @@
 
 #include "log.h"
 #include "view.h"
-#include "view-ib.h"
-
-int view_perfquery(const struct bundle_r *b, int argc, char **argv, FILE *out);
+#include "view-lib.h"
 
 enum { F_UINT, F_HEX };
 
@@ -225,7 +223,7 @@ static int parse_u(const char *s, unsigned long max, unsigned *v)
 	return 0;
 }
 
-int view_perfquery(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	const char *ca = NULL;
 	unsigned port = 0, lid = 0, pnum = 0;
@@ -313,3 +311,10 @@ int view_perfquery(const struct bundle_r *b, int argc, char **argv, FILE *out)
 	ib_fabric_release(&fab);
 	return rc;
 }
+
+const struct view view_perfquery = {
+	.name = "perfquery",
+	.usage = "[-x] [-C CA] [-P PORT] [LID [PORT]]",
+	.help = "PMA port counters as perfquery: the local port, its peer switch port (mad) or any port of the fabric scan",
+	.show = show,
+};

@@ -12,8 +12,6 @@
 #include "log.h"
 #include "view.h"
 
-int view_rdma(const struct bundle_r *b, int argc, char **argv, FILE *out);
-
 static const char *link_state_str(long s)
 {
 	static const char *const n[] = { "NOP", "DOWN", "INIT", "ARMED",
@@ -103,7 +101,7 @@ static void print_port(const struct bundle_r *b, const struct jv *map,
 	fputc('\n', out);
 }
 
-int view_rdma(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	const char **devs = NULL, **ports = NULL, *want = NULL;
 	char want_dev[256] = "", path[512];
@@ -157,3 +155,10 @@ int view_rdma(const struct bundle_r *b, int argc, char **argv, FILE *out)
 	jfree(map);
 	return rc;
 }
+
+const struct view view_rdma = {
+	.name = "rdma",
+	.usage = "link [show [DEV[/PORT]]]",
+	.help = "RDMA ports as iproute2's rdma link show (sysfs)",
+	.show = show,
+};

@@ -10,8 +10,6 @@
 #include "log.h"
 #include "view.h"
 
-int view_show_gids(const struct bundle_r *b, int argc, char **argv, FILE *out);
-
 static int hex2(const char *s)
 {
 	char t[3] = { s[0], s[1], 0 };
@@ -59,7 +57,7 @@ static int port_gids(const struct bundle_r *b, const char *d, const char *p,
 	return count;
 }
 
-int view_show_gids(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	const char **devs, **ports;
 	char path[512];
@@ -90,3 +88,10 @@ int view_show_gids(const struct bundle_r *b, int argc, char **argv, FILE *out)
 	free(devs);
 	return 0;
 }
+
+const struct view view_show_gids = {
+	.name = "show_gids",
+	.usage = "[DEV]",
+	.help = "GID table as show_gids (sysfs)",
+	.show = show,
+};

@@ -8,15 +8,13 @@
 
 #include "log.h"
 #include "view.h"
-#include "view-ib.h"
-
-int view_sminfo(const struct bundle_r *b, int argc, char **argv, FILE *out);
+#include "view-lib.h"
 
 static const char *const sm_state_str[] = {
 	"SMINFO_NOTACT", "SMINFO_DISCOVER", "SMINFO_STANDBY", "SMINFO_MASTER"
 };
 
-int view_sminfo(const struct bundle_r *b, int argc, char **argv, FILE *out)
+static int show(const struct bundle_r *b, int argc, char **argv, FILE *out)
 {
 	const char *ca = NULL, *why;
 	char cwhy[160], cdev[IB_DESC_MAX + 1];
@@ -58,3 +56,10 @@ int view_sminfo(const struct bundle_r *b, int argc, char **argv, FILE *out)
 	jfree(doc);
 	return 0;
 }
+
+const struct view view_sminfo = {
+	.name = "sminfo",
+	.usage = "[-C CA] [-P PORT]",
+	.help = "the master SM as sminfo (mad source: SMInfo)",
+	.show = show,
+};

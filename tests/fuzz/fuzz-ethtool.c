@@ -11,8 +11,6 @@
 #include "fuzz.h"
 #include "view.h"
 
-int view_ethtool(const struct bundle_r *b, int argc, char **argv, FILE *out);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *null;
@@ -42,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!b)
 		__builtin_trap();	/* the bundle built here must open */
 	fuzz_load(b);
-	view_ethtool(b, 2, argv, null);
+	view_ethtool.show(b, 2, argv, null);
 	br_free(b);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* view-ib: what the InfiniBand fabric views (sminfo, perfquery, iblinkinfo,
+/* view-lib: what the InfiniBand fabric views (sminfo, perfquery, iblinkinfo,
  * ibnetdiscover, ibroute) share: libibmad 44's strings for PortInfo values,
  * node descriptions cleaned as infiniband-diags cleans them, the stored MAD
  * documents (rdma-collect/mad/IBDEV.PORT.json) and the stored fabric scan
@@ -10,8 +10,8 @@
  * what ib_fabric_load() built, including the JSON tree the pma/lft
  * pointers point into.
  */
-#ifndef RDMA_ANALYZE_VIEW_IB_H
-#define RDMA_ANALYZE_VIEW_IB_H
+#ifndef RDMA_ANALYZE_VIEW_LIB_H
+#define RDMA_ANALYZE_VIEW_LIB_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,12 +1,16 @@
-/* view-ib: libibmad's value strings, node descriptions and the stored MAD
- * and fabric documents, shared by the InfiniBand fabric views */
+/* view-lib: not a view but what the InfiniBand fabric views (sminfo,
+ * perfquery, iblinkinfo, ibnetdiscover, ibroute) share: libibmad's value
+ * strings for PortInfo fields, node descriptions cleaned as
+ * infiniband-diags cleans them, and the stored MAD documents and fabric
+ * scan read into one struct ib_fabric indexed by GUID and LID (view-lib.h
+ * says what each function returns and who frees what) */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
-#include "view-ib.h"
+#include "view-lib.h"
 
 static void index_lids(struct ib_fabric *f);
 
