@@ -757,7 +757,7 @@ static int check_pt_failed(struct rctx *rc)
 const struct rule rules_app[] = {
 	{
 		.id = "NCCL_NO_IB",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_CRITICAL,
 		.title = "NCCL found no IB device or fell back to sockets while RDMA ports are ACTIVE",
 		.needs = "attach",
@@ -788,7 +788,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "NCCL_IB_HCA_MISMATCH",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_CRITICAL,
 		.title = "NCCL_IB_HCA matches no device or excludes ACTIVE devices",
 		.needs = "sysfs",
@@ -798,7 +798,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "NCCL_GDR_DISABLED",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_WARNING,
 		.title = "an NCCL log reports GPUDirect RDMA disabled on a node with GPUs",
 		.needs = "attach",
@@ -832,7 +832,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "NCCL_COMPLETION_ERROR",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_CRITICAL,
 		.title = "NCCL completion errors (decoded)",
 		.needs = "attach",
@@ -842,7 +842,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "NCCL_IB_ERROR",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_WARNING,
 		.title = "an NCCL log shows the HCA's asynchronous error events or failing verbs calls",
 		.needs = "attach",
@@ -852,7 +852,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "PEERMEM_MISSING",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_CRITICAL,
 		.title = "GPUs and HCAs without nvidia_peermem (or it fails to load)",
 		.needs = "modules",
@@ -926,7 +926,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "MEMLOCK_LIMITED",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_CRITICAL,
 		.title = "locked-memory limit (collector, --pid process, limits.conf/limits.d) not unlimited",
 		.needs = "limits",
@@ -936,7 +936,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "HUGEPAGES_NONE",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_INFO,
 		.title = "no huge pages configured",
 		.needs = "limits",
@@ -955,7 +955,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "CONTAINER_NO_RDMA",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_WARNING,
 		.title = "snapshot taken in a container that cannot see /dev/infiniband",
 		.needs = "",
@@ -973,7 +973,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "BW_BELOW_LINE_RATE",
-		.layer = "perf",
+		.layer = LAYER_PERF,
 		.severity = SEV_WARNING,
 		.title = "an attached perftest result is below bw_ratio of the port's line rate",
 		.needs = "attach",
@@ -983,7 +983,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "GDR_BW_LOW",
-		.layer = "perf",
+		.layer = LAYER_PERF,
 		.severity = SEV_WARNING,
 		.title = "a GPU-memory perftest result far below the host-memory result, or failing",
 		.needs = "attach",
@@ -993,7 +993,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "PERFTEST_FAILED",
-		.layer = "perf",
+		.layer = LAYER_PERF,
 		.severity = SEV_WARNING,
 		.title = "an attached perftest run failed (no result): memory registration, QP connection, device, completion error",
 		.needs = "attach",

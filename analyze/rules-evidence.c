@@ -4,7 +4,7 @@
 const struct rule rules_evidence[] = {
 	{
 		.id = "SOURCE_INCOMPLETE",
-		.layer = "evidence",
+		.layer = LAYER_EVIDENCE,
 		.severity = SEV_INFO,
 		.title = "a source of evidence was denied, absent, timed out or failed",
 		.needs = "",
@@ -25,7 +25,7 @@ const struct rule rules_evidence[] = {
 	},
 	{
 		.id = "INPUT_UNREAD",
-		.layer = "evidence",
+		.layer = LAYER_EVIDENCE,
 		.severity = SEV_WARNING,
 		.title = "an input file no reader understood, or that a reader took only in part (info: the command printed only its failure)",
 		.needs = "",
@@ -50,7 +50,7 @@ const struct rule rules_evidence[] = {
 	},
 	{
 		.id = "DEVICE_VANISHED",
-		.layer = "evidence",
+		.layer = LAYER_EVIDENCE,
 		.severity = SEV_CRITICAL,
 		.title = "a device disappeared while it was being listed",
 		.needs = "",

@@ -924,7 +924,7 @@ static const char xmit_wait_sql[] =
 const struct rule rules_hca[] = {
 	{
 		.id = "FW_RESET",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "mlx5 firmware health event, fatal error, reset or recovery",
 		.needs = "klog",
@@ -935,7 +935,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "FW_MEM_ALLOC_FAILED",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_CRITICAL,
 		.title = "firmware memory (page/ICM) allocation failure, or firmware resources used up",
 		.needs = "klog",
@@ -946,7 +946,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "CABLE_MODULE_ERROR",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_CRITICAL,
 		.title = "port module event error (bad or shorted cable, temperature, unsupported module)",
 		.needs = "klog",
@@ -957,7 +957,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "LINK_FLAPPING",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "link went down and up (kernel log, LinkDownedCounter)",
 		.needs = "",
@@ -967,7 +967,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "PHY_BER_HIGH",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_CRITICAL,
 		.title = "physical-layer errors or BER above threshold (mlxlink)",
 		.needs = "",
@@ -979,7 +979,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "PHY_EYE_LOW",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "one lane's eye opening clearly below the others (mlxlink)",
 		.needs = "",
@@ -990,7 +990,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "SYMBOL_ERRORS",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "SymbolErrorCounter or LinkErrorRecoveryCounter > 0",
 		.needs = "sysfs|mad|fabric",
@@ -1002,7 +1002,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "PORT_RCV_ERRORS",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "PortRcvErrors, remote physical, local link integrity or buffer overrun errors > 0",
 		.needs = "sysfs|mad|fabric",
@@ -1016,7 +1016,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "LINK_DEGRADED",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_CRITICAL,
 		.title = "active link width or speed below what both ends support and enable",
 		.needs = "sysfs|mad|fabric",
@@ -1027,7 +1027,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "XMIT_DISCARDS",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "PortXmitDiscards > 0",
 		.needs = "sysfs|mad|fabric",
@@ -1038,7 +1038,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "XMIT_WAIT_HIGH",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "PortXmitWait high relative to PortXmitData",
 		.needs = "sysfs|mad|fabric",

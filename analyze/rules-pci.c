@@ -62,7 +62,7 @@
 const struct rule rules_pci[] = {
 	{
 		.id = "PCIE_LINK_DEGRADED",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_CRITICAL,
 		.title = "PCIe link of an HCA (or a bridge on its path) below its capability",
 		.needs = "pci|klog|commands",
@@ -170,7 +170,7 @@ const struct rule rules_pci[] = {
 	},
 	{
 		.id = "ACS_ENABLED",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_CRITICAL,
 		.title = "ACS redirect or source validation on a PCIe bridge between a GPU and an HCA",
 		.needs = "pci",
@@ -235,7 +235,7 @@ const struct rule rules_pci[] = {
 	},
 	{
 		.id = "IOMMU_TRANSLATING",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_WARNING,
 		.title = "the IOMMU translates DMA on a node with HCAs",
 		.needs = "pci|klog",
@@ -297,7 +297,7 @@ const struct rule rules_pci[] = {
 	},
 	{
 		.id = "HCA_MISSING",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_CRITICAL,
 		.title = "fewer RDMA devices or Mellanox/NVIDIA network PCI functions than expected",
 		.needs = "pci|klog,sysfs",

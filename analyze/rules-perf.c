@@ -16,7 +16,7 @@
 const struct rule rules_perf[] = {
 	{
 		.id = "PFC_DISABLED",
-		.layer = "perf",
+		.layer = LAYER_PERF,
 		.severity = SEV_WARNING,
 		.title = "a RoCE port's netdev has PFC on no priority",
 		.needs = "netdev",
@@ -53,7 +53,7 @@ const struct rule rules_perf[] = {
 	},
 	{
 		.id = "PAUSE_STORM",
-		.layer = "perf",
+		.layer = LAYER_PERF,
 		.severity = SEV_CRITICAL,
 		.title = "pause storm warning or error events",
 		.needs = "netdev",
@@ -81,7 +81,7 @@ const struct rule rules_perf[] = {
 	},
 	{
 		.id = "PAUSE_HEAVY",
-		.layer = "perf",
+		.layer = LAYER_PERF,
 		.severity = SEV_WARNING,
 		.title = "received pause time high relative to the interval or uptime",
 		.needs = "netdev",
@@ -151,7 +151,7 @@ const struct rule rules_perf[] = {
 	},
 	{
 		.id = "CNP_HEAVY",
-		.layer = "perf",
+		.layer = LAYER_PERF,
 		.severity = SEV_WARNING,
 		.title = "CNP rates high (sustained congestion that DCQCN is fighting)",
 		.needs = "sysfs|netdev",
@@ -196,7 +196,7 @@ const struct rule rules_perf[] = {
 	},
 	{
 		.id = "DROPS_IN_FLIGHT",
-		.layer = "perf",
+		.layer = LAYER_PERF,
 		.severity = SEV_WARNING,
 		.title = "packets lost in flight (sequence errors, timeouts)",
 		.needs = "sysfs",
@@ -228,7 +228,7 @@ const struct rule rules_perf[] = {
 	},
 	{
 		.id = "RX_BUFFER_DROPS",
-		.layer = "perf",
+		.layer = LAYER_PERF,
 		.severity = SEV_WARNING,
 		.title = "receive buffer or port discards",
 		.needs = "netdev",

@@ -9,7 +9,7 @@
 const struct rule rules_sm[] = {
 	{
 		.id = "SM_ABSENT",
-		.layer = "sm",
+		.layer = LAYER_SM,
 		.severity = SEV_CRITICAL,
 		.title = "no subnet manager: IB port stuck in INIT or sm_lid 0",
 		.needs = "sysfs|mad",
@@ -33,7 +33,7 @@ const struct rule rules_sm[] = {
 	},
 	{
 		.id = "SM_NOT_MASTER",
-		.layer = "sm",
+		.layer = LAYER_SM,
 		.severity = SEV_WARNING,
 		.title = "the SM that answers is not in MASTER state",
 		.needs = "mad",
@@ -43,7 +43,7 @@ const struct rule rules_sm[] = {
 	},
 	{
 		.id = "LID_UNASSIGNED",
-		.layer = "sm",
+		.layer = LAYER_SM,
 		.severity = SEV_CRITICAL,
 		.title = "an ACTIVE InfiniBand port with LID 0",
 		.needs = "sysfs",

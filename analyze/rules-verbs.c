@@ -24,7 +24,7 @@
 const struct rule rules_verbs[] = {
 	{
 		.id = "PORT_DOWN",
-		.layer = "verbs",
+		.layer = LAYER_VERBS,
 		.severity = SEV_CRITICAL,
 		.title = "port not ACTIVE or physical state not LinkUp",
 		.needs = "sysfs",
@@ -102,7 +102,7 @@ const struct rule rules_verbs[] = {
 	},
 	{
 		.id = "MTU_BELOW_MAX",
-		.layer = "verbs",
+		.layer = LAYER_VERBS,
 		.severity = SEV_WARNING,
 		.title = "active_mtu below max_mtu",
 		.needs = "verbs",
@@ -151,7 +151,7 @@ const struct rule rules_verbs[] = {
 	},
 	{
 		.id = "ROCE_NO_V2_IPV4_GID",
-		.layer = "verbs",
+		.layer = LAYER_VERBS,
 		.severity = SEV_CRITICAL,
 		.title = "a RoCE port has no RoCE v2 GID carrying an IPv4 address",
 		.needs = "sysfs",
@@ -182,7 +182,7 @@ const struct rule rules_verbs[] = {
 	},
 	{
 		.id = "ROCE_V1_ONLY",
-		.layer = "verbs",
+		.layer = LAYER_VERBS,
 		.severity = SEV_WARNING,
 		.title = "a RoCE port has only RoCE v1 GIDs",
 		.needs = "sysfs",
@@ -202,7 +202,7 @@ const struct rule rules_verbs[] = {
 	},
 	{
 		.id = "NCCL_GID_INDEX_BAD",
-		.layer = "verbs",
+		.layer = LAYER_VERBS,
 		.severity = SEV_CRITICAL,
 		.title = "NCCL_IB_GID_INDEX names an empty, RoCE v1 or non-IPv4 GID on a RoCE port",
 		.needs = "sysfs",

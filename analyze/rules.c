@@ -31,6 +31,34 @@ const struct threshold thresholds[] = {
 	{ NULL, 0, NULL },
 };
 
+static const char *const layer_names[LAYER_COUNT] = {
+	[LAYER_HCA] = "hca",
+	[LAYER_KERNEL] = "kernel",
+	[LAYER_SM] = "sm",
+	[LAYER_VERBS] = "verbs",
+	[LAYER_PERF] = "perf",
+	[LAYER_APP] = "app",
+	[LAYER_FLEET] = "fleet",
+	[LAYER_HISTORY] = "history",
+	[LAYER_PAIRS] = "pairs",
+	[LAYER_EVIDENCE] = "evidence",
+};
+
+const char *layer_name(enum layer l)
+{
+	return (unsigned)l < LAYER_COUNT ? layer_names[l] : "?";
+}
+
+int layer_find(const char *name)
+{
+	int l;
+
+	for (l = 0; l < LAYER_COUNT; l++)
+		if (!strcmp(layer_names[l], name))
+			return l;
+	return -1;
+}
+
 const struct rule *const *rules_all(void)
 {
 	static const struct rule *all[256];
@@ -85,7 +113,7 @@ int64_t finding_add(struct rctx *rc, int64_t bundle_id, int severity,
 	va_end(ap);
 	db_exec(rc->db, "INSERT INTO findings (bundle_id, rule, layer, severity, "
 		"component, summary, remediation) VALUES (?, ?, ?, ?, ?, ?, ?)",
-		"ississs", bundle_id, rc->rule->id, rc->rule->layer,
+		"ississs", bundle_id, rc->rule->id, layer_name(rc->rule->layer),
 		(int64_t)(severity < 0 ? rc->rule->severity : severity),
 		component ? component : "node", b.buf, rc->rule->remediation);
 	buf_release(&b);
@@ -470,7 +498,7 @@ int rules_run(sqlite3 *db, const int64_t *ids, size_t n)
 		struct rctx c = { db, *r };
 
 		/* across nodes: rules_run_fleet(), over the report's set */
-		if (!strcmp((*r)->layer, "fleet"))
+		if ((*r)->layer == LAYER_FLEET)
 			continue;
 		if (select_bundles(db, *r, &t) < 0) {
 			rc = -1;

@@ -22,6 +22,19 @@
 
 enum severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
 
+/* the layers, in the report's order (the columns of its grid); their
+ * names, as findings.layer and `rules` spell them, are layer_name()'s
+ * table in rules.c */
+enum layer {
+	LAYER_HCA, LAYER_KERNEL, LAYER_SM, LAYER_VERBS, LAYER_PERF, LAYER_APP,
+	LAYER_FLEET, LAYER_HISTORY, LAYER_PAIRS, LAYER_EVIDENCE,
+	LAYER_COUNT
+};
+
+const char *layer_name(enum layer l);
+/* the layer of that name, or -1 */
+int layer_find(const char *name);
+
 struct rctx {
 	sqlite3 *db;
 	const struct rule *rule;
@@ -29,7 +42,7 @@ struct rctx {
 
 struct rule {
 	const char *id;
-	const char *layer;	/* hca kernel sm verbs perf app evidence fleet */
+	enum layer layer;
 	int severity;
 	const char *title;
 	const char *needs;	/* comma-separated sources */
