@@ -86,6 +86,16 @@ const struct rule *const *rules_all(void)
 	return all;
 }
 
+const char *rule_sql(const char *id)
+{
+	const char *const *s;
+
+	for (s = rules_sql; *s; s += 2)
+		if (!strcmp(*s, id))
+			return s[1];
+	return NULL;
+}
+
 const struct rule *rule_find(const char *id)
 {
 	const struct rule *const *r;
@@ -421,9 +431,14 @@ static int run_sql(struct rctx *rc)
 	sqlite3_stmt *st;
 	int r;
 
-	/* cached (the rule's text is a literal): preparing each rule's
-	 * query again at every batch of a load cost 20 M instructions */
-	st = db_query(rc->db, rc->rule->sql, NULL);
+	const char *sql = rule_sql(rc->rule->id);
+
+	if (!sql)
+		return error("rule %s: no analyze/rules/%s.sql", rc->rule->id,
+			     rc->rule->id);
+	/* cached: preparing each rule's query again at every batch of a
+	 * load cost 20 M instructions */
+	st = db_query(rc->db, sql, NULL);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *comp = (const char *)sqlite3_column_text(st, 1);
 		const char *sum = (const char *)sqlite3_column_text(st, 2);
@@ -470,6 +485,9 @@ int rules_run(sqlite3 *db, const int64_t *ids, size_t n)
 		return -1;
 	if (db_run(db, "SELECT 1 FROM thresholds LIMIT 1") < 0)
 		return -1;
+	for (i = 0; rules_sql_views[i]; i++)
+		if (db_run(db, rules_sql_views[i]) < 0)
+			return -1;
 	if (db_run(db, "BEGIN IMMEDIATE") < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
