@@ -88,9 +88,12 @@ COLLECT_OBJ := $(call obj,$(COLLECT_SRC))
 ANALYZE_OBJ := $(call obj,$(ANALYZE_SRC))
 COLLECT_LIB := $(filter-out $(BUILD)/obj/collect/main.o,$(COLLECT_OBJ))
 ANALYZE_LIB := $(filter-out $(BUILD)/obj/analyze/main.o,$(ANALYZE_OBJ)) \
-               $(BUILD)/obj/gen/schema.o $(BUILD)/obj/gen/report-assets.o
+               $(BUILD)/obj/gen/schema.o $(BUILD)/obj/gen/report-assets.o \
+               $(BUILD)/obj/gen/rules-sql.o
 SCHEMA_SQL  := $(sort $(wildcard schema/*.sql))
 REPORT_ASSETS := $(sort $(wildcard analyze/report/*.js analyze/report/*.css))
+RULES_SQL   := $(sort $(wildcard analyze/rules/[A-Z]*.sql))
+RULES_VIEWS := $(sort $(wildcard analyze/rules/[a-z]*.sql))
 AUNIT_SRC   := $(sort $(wildcard tests/unit/atest-*.c))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC) $(AUNIT_SRC))
 TOOL_BIN    := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRC))
@@ -178,8 +181,31 @@ $(BUILD)/obj/gen/report-assets.o: $(BUILD)/gen/report-assets.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Ianalyze -c -o $@ $<
 
+# the rules' queries, analyze/rules/<ID>.sql, become C strings keyed by
+# the file's name (rule_sql()); the lower-case files are the views they
+# share, created first
+SQL_TO_C = sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $(1)
+$(BUILD)/gen/rules-sql.c: $(RULES_SQL) $(RULES_VIEWS) Makefile
+	@mkdir -p $(dir $@)
+	$(Q){ echo '/* generated from analyze/rules/ by the Makefile */'; \
+	  echo '#include <stddef.h>'; \
+	  echo 'extern const char *const rules_sql[];'; \
+	  echo 'extern const char *const rules_sql_views[];'; \
+	  echo 'const char *const rules_sql[] = {'; \
+	  for f in $(RULES_SQL); do \
+	    b=$${f##*/}; echo "\"$${b%.sql}\","; $(call SQL_TO_C,$$f); echo ','; \
+	  done; echo 'NULL };'; \
+	  echo 'const char *const rules_sql_views[] = {'; \
+	  for f in $(RULES_VIEWS); do $(call SQL_TO_C,$$f); echo ','; done; \
+	  echo 'NULL };'; } >$@
+
+$(BUILD)/obj/gen/rules-sql.o: $(BUILD)/gen/rules-sql.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
 $(BUILD)/rdma-analyze: $(ANALYZE_OBJ) $(BUILD)/obj/gen/schema.o \
-		$(BUILD)/obj/gen/report-assets.o $(COMMON_OBJ) \
+		$(BUILD)/obj/gen/report-assets.o $(BUILD)/obj/gen/rules-sql.o \
+		$(COMMON_OBJ) \
 		$(BUILD)/obj/gen/build-info.o
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

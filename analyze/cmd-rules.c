@@ -84,7 +84,7 @@ static void rules_json(void)
 	for (r = rules_all(); *r; r++) {
 		json_obj_open(&j, NULL);
 		json_str(&j, "id", (*r)->id);
-		json_str(&j, "layer", (*r)->layer);
+		json_str(&j, "layer", layer_name((*r)->layer));
 		json_str(&j, "severity", severity_name((*r)->severity));
 		json_str(&j, "title", (*r)->title);
 		json_str(&j, "needs", (*r)->needs);
@@ -110,7 +110,7 @@ static void rules_markdown(void)
 	for (r = rules_all(); *r; r++)
 		printf("## %s\n\n- layer: %s\n- severity: %s\n- fires "
 		       "when: %s\n- needs sources: %s\n- evidence: %s\n- "
-		       "remediation: %s\n\n", (*r)->id, (*r)->layer,
+		       "remediation: %s\n\n", (*r)->id, layer_name((*r)->layer),
 		       severity_name((*r)->severity), (*r)->title,
 		       (*r)->needs && *(*r)->needs ? (*r)->needs : "none",
 		       (*r)->evidence ? (*r)->evidence : "",
@@ -124,7 +124,7 @@ static void rules_text(void)
 	const struct rule *const *r;
 
 	for (r = rules_all(); *r; r++)
-		printf("%-22s %-8s %-8s %s\n", (*r)->id, (*r)->layer,
+		printf("%-22s %-8s %-8s %s\n", (*r)->id, layer_name((*r)->layer),
 		       severity_name((*r)->severity), (*r)->title);
 }
 

@@ -55,11 +55,6 @@
 /* PCIe picture: every HCA up to this many, else the degraded ones */
 #define PCIE_ROWS 48
 
-static const char *const grid_layers[] = {
-	"hca", "kernel", "sm", "verbs", "perf", "app", "fleet", "history",
-	"pairs", "evidence", NULL
-};
-
 const char *html_col(sqlite3_stmt *st, int i)
 {
 	const char *s = (const char *)sqlite3_column_text(st, i);
@@ -185,7 +180,7 @@ static void data_json(struct html *h, struct buf *out)
 	const struct rule *const *r;
 	sqlite3_stmt *s, *e, *sk;
 	struct json j;
-	int64_t ev_fid = -1, nsk[ARRAY_SIZE(grid_layers)];
+	int64_t ev_fid = -1, nsk[LAYER_COUNT];
 	int li, have_ev;
 
 	/* remediations and skip reasons repeat on every node: tables */
@@ -207,18 +202,18 @@ static void data_json(struct html *h, struct buf *out)
 	json_init(&j, out, 0);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "layers");
-	for (li = 0; grid_layers[li]; li++)
-		json_str(&j, NULL, grid_layers[li]);
+	for (li = 0; li < LAYER_COUNT; li++)
+		json_str(&j, NULL, layer_name(li));
 	json_arr_close(&j);
 	/* how many checks each layer has: a layer whose every check was
 	 * skipped on a node is "not checked" there, not "fine" */
 	json_obj_open(&j, "lrules");
-	for (li = 0; grid_layers[li]; li++) {
+	for (li = 0; li < LAYER_COUNT; li++) {
 		int n = 0;
 
 		for (r = rules_all(); *r; r++)
-			n += !strcmp((*r)->layer, grid_layers[li]);
-		json_int(&j, grid_layers[li], n);
+			n += (int)(*r)->layer == li;
+		json_int(&j, layer_name(li), n);
 	}
 	json_obj_close(&j);
 	/* rules: [title, layer, has findings here] */
@@ -226,7 +221,7 @@ static void data_json(struct html *h, struct buf *out)
 	for (r = rules_all(); *r; r++) {
 		json_arr_open(&j, (*r)->id);
 		json_str(&j, NULL, (*r)->title);
-		json_str(&j, NULL, (*r)->layer);
+		json_str(&j, NULL, layer_name((*r)->layer));
 		json_int(&j, NULL, db_int(h->db, "SELECT EXISTS (SELECT 1 FROM "
 					  "findings WHERE rule = ? AND bundle_id "
 					  "IN (SELECT bundle_id FROM report_bundles))",
@@ -268,15 +263,12 @@ static void data_json(struct html *h, struct buf *out)
 		while (sqlite3_step(sk) == SQLITE_ROW) {
 			const struct rule *r1 = rule_find(html_col(sk, 0));
 
-			for (li = 0; r1 && grid_layers[li] &&
-			     strcmp(grid_layers[li], r1->layer); li++)
-				;
-			if (r1 && grid_layers[li])
-				nsk[li]++;
+			if (r1)
+				nsk[r1->layer]++;
 		}
 		db_done(sk);
 		json_arr_open(&j, NULL);
-		for (li = 0; grid_layers[li]; li++)
+		for (li = 0; li < LAYER_COUNT; li++)
 			json_int(&j, NULL, nsk[li]);
 		json_arr_close(&j);
 		json_arr_close(&j);
@@ -301,14 +293,12 @@ static void data_json(struct html *h, struct buf *out)
 		ev_fid = sqlite3_column_int64(e, 0);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		int64_t fid = sqlite3_column_int64(s, 0);
-		const char *layer = html_col(s, 3);
+		int layer = layer_find(html_col(s, 3));
 
-		for (li = 0; grid_layers[li] && strcmp(grid_layers[li], layer); li++)
-			;
 		json_arr_open(&j, NULL);
 		json_int(&j, NULL, sqlite3_column_int(s, 1));
 		json_int(&j, NULL, sqlite3_column_int(s, 2));
-		json_int(&j, NULL, grid_layers[li] ? li : 0);
+		json_int(&j, NULL, layer < 0 ? 0 : layer);
 		json_str(&j, NULL, html_col(s, 4));
 		json_str(&j, NULL, html_col(s, 5));
 		json_str(&j, NULL, html_col(s, 6));

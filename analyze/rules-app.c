@@ -757,38 +757,17 @@ static int check_pt_failed(struct rctx *rc)
 const struct rule rules_app[] = {
 	{
 		.id = "NCCL_NO_IB",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_CRITICAL,
 		.title = "NCCL found no IB device or fell back to sockets while RDMA ports are ACTIVE",
 		.needs = "attach",
 		.evidence = "attached NCCL log: 'NET/IB : No device found.', 'Using network Socket', 'NET/Socket : Using'; ports.state",
 		.remediation = "NCCL could not open the HCAs: check that the job sees /dev/infiniband (containers: --device /dev/infiniband or the RDMA device plugin), that rdma_ucm/ib_uverbs are loaded, that NCCL_IB_DISABLE is not set and NCCL_IB_HCA names existing devices; with NCCL_DEBUG=INFO NCCL then prints 'NET/IB : Using [0]mlx5_0:1/IB'.",
-		.sql = "SELECT a.bundle_id, 'nccl', 'NCCL ' || CASE WHEN a.nodev THEN "
-		       "'found no IB device' ELSE 'fell back to sockets' END || "
-		       "' (' || substr(a.attachment, 21) || ') while ' || (SELECT "
-		       "count(*) FROM ports p WHERE p.bundle_id = a.bundle_id AND "
-		       "p.state = 4) || ' RDMA port(s) are ACTIVE', a.attachment "
-		       "|| char(9) || 'line ' || a.line || ': ' || (SELECT x.text "
-		       "FROM nccl_events x WHERE x.bundle_id = a.bundle_id AND "
-		       "x.attachment = a.attachment AND x.line = a.line LIMIT 1) || "
-		       "char(10) "
-		       "|| 'sys/class/infiniband' || char(9) || 'ACTIVE: ' || (SELECT "
-		       "group_concat(p.ibdev || ':' || p.port, ' ') FROM ports p WHERE "
-		       "p.bundle_id = a.bundle_id AND p.state = 4), NULL FROM (SELECT "
-		       "e.bundle_id, e.attachment, min(e.line) AS line, max(e.kind = "
-		       "'ib_nodev') AS nodev FROM nccl_events e JOIN todo_rule "
-		       "t ON t.bundle_id = e.bundle_id WHERE e.kind = 'ib_nodev' OR "
-		       "(e.kind = 'net_using' AND e.net = 'Socket') OR (e.kind = "
-		       "'socket_using' AND NOT EXISTS (SELECT 1 FROM nccl_events i "
-		       "WHERE i.bundle_id = e.bundle_id AND i.attachment = "
-		       "e.attachment AND (i.kind = 'ib_using' OR (i.kind = "
-		       "'net_using' AND i.net LIKE 'IB%')))) GROUP BY e.bundle_id, "
-		       "e.attachment) a WHERE EXISTS (SELECT 1 FROM ports p WHERE "
-		       "p.bundle_id = a.bundle_id AND p.state = 4)",
+		.sql = 1,
 	},
 	{
 		.id = "NCCL_IB_HCA_MISMATCH",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_CRITICAL,
 		.title = "NCCL_IB_HCA matches no device or excludes ACTIVE devices",
 		.needs = "sysfs",
@@ -798,41 +777,17 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "NCCL_GDR_DISABLED",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_WARNING,
 		.title = "an NCCL log reports GPUDirect RDMA disabled on a node with GPUs",
 		.needs = "attach",
 		.evidence = "attached NCCL log: 'NET/IB : GPU Direct RDMA Disabled for HCA ...'; GPUs from sys/bus/pci/devices (or lspci), else the log's 'cudaDev N ... busId X' lines, else the cudaDev of its 'host:pid:tid [N]' prefix",
 		.remediation = "Load nvidia_peermem (modprobe nvidia_peermem; nv_peer_mem on old stacks) or use DMA-BUF (kernel 5.12+, open GPU kernel modules, NCCL_DMABUF_ENABLE=1); check NCCL_NET_GDR_LEVEL and the PCIe distance between GPU and HCA (nvidia-smi topo -m). NCCL 2.22.3 and older find the module only through the MLNX_OFED peer-memory file /sys/kernel/mm/memory_peers/nv_mem/version and disable GPUDirect RDMA where the stack creates none although nvidia_peermem is loaded (DGX OS 25.01): NCCL 2.23 also looks at /sys/module/nvidia_peermem.",
-		/* GPUs: the PCI functions (sysfs, lspci) or, when none were
-		 * given, the communicators' own "cudaDev N ... busId X" (or
-		 * the cudaDev of the lines' prefix, load-host.c) */
-		.sql = "WITH g AS (SELECT t.bundle_id, coalesce((SELECT CAST(value "
-		       "AS INTEGER) FROM facts f WHERE f.bundle_id = t.bundle_id AND "
-		       "f.key = 'gpus'), 0) AS pci, (SELECT count(DISTINCT n.detail) "
-		       "FROM nccl_events n WHERE n.bundle_id = t.bundle_id AND n.kind "
-		       "= 'gpu') AS nccl, (SELECT n.attachment || char(9) || 'line ' "
-		       "|| n.line || ': ' || n.text FROM nccl_events n WHERE "
-		       "n.bundle_id = t.bundle_id AND n.kind = 'gpu' ORDER BY "
-		       "n.attachment, n.line LIMIT 1) AS nline FROM todo_rule t) "
-		       "SELECT e.bundle_id, coalesce(e.hca, 'nccl'), 'NCCL reports "
-		       "GPUDirect RDMA disabled for ' || coalesce('HCA ' || e.hca, "
-		       "'an HCA') || ' on a node with ' || max(g.pci, g.nccl) || "
-		       "' NVIDIA GPU(s)', e.attachment || char(9) || 'line ' || "
-		       "min(e.line) || ': ' || e.text || char(10) || CASE WHEN g.pci "
-		       "> 0 THEN 'sys/bus/pci/devices' || char(9) || g.pci || "
-		       "' NVIDIA GPU function(s) (class 0x03)' ELSE g.nline || ' ("
-		       "' || g.nccl || ' GPU(s) in the NCCL log)' END, NULL FROM "
-		       "nccl_events e JOIN g ON g.bundle_id = e.bundle_id WHERE "
-		       "e.kind = 'gdr' AND e.enabled = 0 AND max(g.pci, g.nccl) > 0 "
-		       "AND NOT EXISTS (SELECT 1 FROM nccl_events o WHERE "
-		       "o.bundle_id = e.bundle_id AND o.attachment = e.attachment AND "
-		       "o.kind = 'gdr' AND o.enabled = 1 AND o.hca IS e.hca AND "
-		       "o.line > e.line) GROUP BY e.bundle_id, e.hca",
+		.sql = 1,
 	},
 	{
 		.id = "NCCL_COMPLETION_ERROR",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_CRITICAL,
 		.title = "NCCL completion errors (decoded)",
 		.needs = "attach",
@@ -842,7 +797,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "NCCL_IB_ERROR",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_WARNING,
 		.title = "an NCCL log shows the HCA's asynchronous error events or failing verbs calls",
 		.needs = "attach",
@@ -852,81 +807,17 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "PEERMEM_MISSING",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_CRITICAL,
 		.title = "GPUs and HCAs without nvidia_peermem (or it fails to load)",
 		.needs = "modules",
 		.evidence = "proc/modules whole (nvidia_peermem, nv_peer_mem), or an import's filters of it that printed nothing for both (lsmod | grep nvidia_peermem, | grep nv_peer_mem: rdma-collect/import/printed-nothing.txt), sys/bus/pci/devices or the NCCL log's 'cudaDev N ... busId' lines (GPUs), devices or the NCCL log's 'NET/IB : Using [0]mlx5_0:1/IB' (HCAs), kernel log category peermem, NCCL 'GPU Direct RDMA Enabled' lines",
 		.remediation = "modprobe nvidia_peermem (shipped with the NVIDIA driver; load it after the OFED stack, and persist it in /etc/modules-load.d); on old stacks nv_peer_mem. Or use DMA-BUF instead (open GPU kernel modules, kernel 5.12+, NCCL 2.13+).",
-		/* GPUs: the PCI functions, else the NCCL log's "cudaDev N
-		 * ... busId X"; HCAs: the RDMA devices or HCA functions, else
-		 * the NCCL log's "NET/IB : Using [0]mlx5_0:1/IB".  A module
-		 * list is evidence of absence only when whole (a grep keeps
-		 * what it matched), or a grep that printed nothing for both
-		 * peer-memory modules (facts module_absent/<name>,
-		 * load-kernel.c); GPUDirect RDMA that NCCL enabled shows a
-		 * peer-memory client (or DMA-BUF) at work */
-		.sql = "WITH b AS (SELECT t.bundle_id, coalesce((SELECT CAST(value "
-		       "AS INTEGER) FROM facts f WHERE f.bundle_id = t.bundle_id AND "
-		       "f.key = 'gpus'), 0) AS pgpus, (SELECT count(DISTINCT "
-		       "n.detail) FROM nccl_events n WHERE n.bundle_id = t.bundle_id "
-		       "AND n.kind = 'gpu') AS ngpus, max((SELECT count(*) FROM "
-		       "devices d WHERE d.bundle_id = t.bundle_id AND d.pci_addr IS "
-		       "NOT NULL), (SELECT count(*) FROM pci_functions h WHERE "
-		       "h.bundle_id = t.bundle_id AND h.kind = 'hca')) AS phcas, "
-		       "(SELECT count(DISTINCT n.hca) FROM nccl_events n WHERE "
-		       "n.bundle_id = t.bundle_id AND n.kind = 'ib_using') AS nhcas, "
-		       "(SELECT value FROM facts f WHERE f.bundle_id = t.bundle_id AND "
-		       "f.key = 'peermem_loaded') AS peer, (SELECT count(*) FROM facts f "
-		       "WHERE f.bundle_id = t.bundle_id AND f.key IN ('module_absent/"
-		       "nvidia_peermem', 'module_absent/nv_peer_mem')) AS greps, "
-		       "(SELECT group_concat(v, ' and ') FROM (SELECT DISTINCT '''' "
-		       "|| f.value || '''' AS v FROM facts f WHERE f.bundle_id = "
-		       "t.bundle_id AND f.key GLOB 'module_absent/*' ORDER BY v DESC)) "
-		       "AS gtext, EXISTS (SELECT 1 FROM "
-		       "sources s WHERE s.bundle_id = t.bundle_id AND s.name = "
-		       "'modules' AND s.status = 'ok') AS whole, (SELECT count(*) "
-		       "FROM klog k WHERE k.bundle_id = t.bundle_id AND k.category = "
-		       "'peermem' AND (k.prio <= 4 OR k.text LIKE '%fail%' OR k.text "
-		       "LIKE '%error%' OR k.text LIKE '%Unknown symbol%')) AS klog, "
-		       "(SELECT k.text FROM klog k WHERE k.bundle_id = t.bundle_id AND "
-		       "k.category = 'peermem' AND (k.prio <= 4 OR k.text LIKE "
-		       "'%fail%' OR k.text LIKE '%error%' OR k.text LIKE '%Unknown "
-		       "symbol%') ORDER BY k.seq LIMIT 1) AS ktext, (SELECT "
-		       "n.attachment || char(9) || 'line ' || n.line || ': ' || n.text "
-		       "FROM nccl_events n WHERE n.bundle_id = t.bundle_id AND n.kind "
-		       "= 'gpu' ORDER BY n.attachment, n.line LIMIT 1) AS gline, "
-		       "(SELECT n.attachment || char(9) || 'line ' || n.line || ': ' "
-		       "|| n.text FROM nccl_events n WHERE n.bundle_id = t.bundle_id "
-		       "AND n.kind = 'ib_using' ORDER BY n.attachment, n.line LIMIT 1) "
-		       "AS hline FROM todo_rule t) "
-		       "SELECT b.bundle_id, 'nvidia_peermem', CASE WHEN b.klog > 0 THEN "
-		       "'nvidia_peermem fails in the kernel log' ELSE 'neither "
-		       "nvidia_peermem nor nv_peer_mem is loaded' END || ' on a node "
-		       "with ' || max(b.pgpus, b.ngpus) || ' NVIDIA GPU(s) and ' || "
-		       "max(b.phcas, b.nhcas) || ' HCA(s): no GPUDirect RDMA', "
-		       "coalesce('proc/modules' || char(9) || CASE WHEN b.peer = '1' "
-		       "THEN 'nvidia_peermem or nv_peer_mem loaded' WHEN b.whole THEN "
-		       "'no nvidia_peermem, no nv_peer_mem' END || char(10), '') || "
-		       "CASE WHEN b.greps = 2 THEN 'rdma-collect/import/printed-"
-		       "nothing.txt' || char(9) || b.gtext || ' printed nothing' || "
-		       "char(10) ELSE '' END || "
-		       "CASE WHEN b.pgpus > 0 THEN 'sys/bus/pci/devices' || char(9) || "
-		       "b.pgpus || ' NVIDIA GPU function(s)' ELSE b.gline || ' (' || "
-		       "b.ngpus || ' GPU(s) in the NCCL log)' END || char(10) || CASE "
-		       "WHEN b.phcas > 0 THEN 'sys/class/infiniband' || char(9) || "
-		       "b.phcas || ' HCA(s)' ELSE b.hline || ' (' || b.nhcas || "
-		       "' HCA(s) NCCL uses)' END || coalesce(char(10) || "
-		       "'rdma-collect/klog' || char(9) || b.ktext, ''), NULL FROM b "
-		       "WHERE max(b.pgpus, b.ngpus) > 0 AND max(b.phcas, b.nhcas) > 0 "
-		       "AND ((b.peer = '0' AND b.whole) OR b.klog > 0 OR (b.greps = 2 AND "
-		       "b.peer IS NOT '1')) AND NOT EXISTS "
-		       "(SELECT 1 FROM nccl_events g WHERE g.bundle_id = b.bundle_id "
-		       "AND g.kind = 'gdr' AND g.enabled = 1)",
+		.sql = 1,
 	},
 	{
 		.id = "MEMLOCK_LIMITED",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_CRITICAL,
 		.title = "locked-memory limit (collector, --pid process, limits.conf/limits.d) not unlimited",
 		.needs = "limits",
@@ -936,44 +827,27 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "HUGEPAGES_NONE",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_INFO,
 		.title = "no huge pages configured",
 		.needs = "limits",
 		.evidence = "proc/meminfo HugePages_Total, sys/kernel/mm/hugepages/*/nr_hugepages",
 		.remediation = "Only some stacks want huge pages (UCX, DPDK, large MPI jobs): set vm.nr_hugepages or hugepages= on the kernel command line if the application asks for them.",
-		.sql = "SELECT m.bundle_id, 'hugepages', 'no huge pages configured "
-		       "(HugePages_Total 0, every nr_hugepages 0)', 'proc/meminfo' || "
-		       "char(9) || 'HugePages_Total: ' || m.value || coalesce(char(10) "
-		       "|| (SELECT group_concat(f.path || char(9) || f.value, "
-		       "char(10)) FROM facts f WHERE f.bundle_id = m.bundle_id AND "
-		       "f.key LIKE 'hugepages/%/nr_hugepages'), ''), NULL FROM meminfo "
-		       "m JOIN todo_rule t ON t.bundle_id = m.bundle_id WHERE m.name = "
-		       "'HugePages_Total' AND m.value = 0 AND NOT EXISTS (SELECT 1 FROM "
-		       "facts f WHERE f.bundle_id = m.bundle_id AND f.key LIKE "
-		       "'hugepages/%/nr_hugepages' AND CAST(f.value AS INTEGER) > 0)",
+		.sql = 1,
 	},
 	{
 		.id = "CONTAINER_NO_RDMA",
-		.layer = "app",
+		.layer = LAYER_APP,
 		.severity = SEV_WARNING,
 		.title = "snapshot taken in a container that cannot see /dev/infiniband",
 		.needs = "",
 		.evidence = "manifest.json container; rdma-collect/devnodes.json",
 		.remediation = "Give the container the RDMA devices: docker/podman --device=/dev/infiniband (plus --cap-add=IPC_LOCK and --ulimit memlock=-1), or on Kubernetes the RDMA shared device plugin or SR-IOV network operator resources.",
-		.sql = "SELECT c.bundle_id, 'container', 'the snapshot was taken in a "
-		       "container (' || c.value || ') that does not see "
-		       "/dev/infiniband', 'manifest.json' || char(9) || 'container "
-		       "detected: ' || c.value || char(10) || v.path || char(9) || "
-		       "'/dev/infiniband not visible (absent or empty)', NULL FROM "
-		       "facts c JOIN todo_rule t ON t.bundle_id = c.bundle_id JOIN "
-		       "facts v ON v.bundle_id = c.bundle_id AND v.key = "
-		       "'devinfiniband_visible' WHERE c.key = 'container' AND c.value "
-		       "<> 'no' AND v.value = '0'",
+		.sql = 1,
 	},
 	{
 		.id = "BW_BELOW_LINE_RATE",
-		.layer = "perf",
+		.layer = LAYER_PERF,
 		.severity = SEV_WARNING,
 		.title = "an attached perftest result is below bw_ratio of the port's line rate",
 		.needs = "attach",
@@ -983,7 +857,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "GDR_BW_LOW",
-		.layer = "perf",
+		.layer = LAYER_PERF,
 		.severity = SEV_WARNING,
 		.title = "a GPU-memory perftest result far below the host-memory result, or failing",
 		.needs = "attach",
@@ -993,7 +867,7 @@ const struct rule rules_app[] = {
 	},
 	{
 		.id = "PERFTEST_FAILED",
-		.layer = "perf",
+		.layer = LAYER_PERF,
 		.severity = SEV_WARNING,
 		.title = "an attached perftest run failed (no result): memory registration, QP connection, device, completion error",
 		.needs = "attach",

@@ -61,7 +61,7 @@ static int check_saturated(struct rctx *rc)
 const struct rule rules_counters[] = {
 	{
 		.id = "COUNTER_SATURATED",
-		.layer = "evidence",
+		.layer = LAYER_EVIDENCE,
 		.severity = SEV_WARNING,
 		.title = "an error counter (or PortXmitWait) sits at its maximum: its growth can no longer be seen",
 		.needs = "sysfs",

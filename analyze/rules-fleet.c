@@ -775,7 +775,7 @@ static int fleet_counters(struct rctx *rc)
 const struct rule rules_fleet[] = {
 	{
 		.id = "FW_VERSION_OUTLIER",
-		.layer = "fleet",
+		.layer = LAYER_FLEET,
 		.severity = SEV_WARNING,
 		.title = "a node's HCA firmware differs from the majority of its class for the same board (PSID), or from the baseline; or ibdiagnet's FW Check names a fabric node (switch or HCA) older than the newest firmware for its Devid/PSID",
 		.evidence = "fingerprint attributes hca.<dev>.fw, grouped by class and hca.<dev>.board_id (sys/class/infiniband/<dev>/fw_ver, board_id); an imported ibdiagnet console log's FW Check lines (rdma-collect/fabric/ibdiagnet.json fw: Devid, PSID, FW, the newest on the fabric), one finding per node it names",
@@ -784,7 +784,7 @@ const struct rule rules_fleet[] = {
 	},
 	{
 		.id = "DRIVER_OUTLIER",
-		.layer = "fleet",
+		.layer = LAYER_FLEET,
 		.severity = SEV_WARNING,
 		.title = "a node's driver stack (kernel, inbox or OFED, RDMA module versions, a stack module not loaded) differs from the majority of its class or the baseline",
 		.evidence = "fingerprint attributes kernel, driver.stack, module.<name> (manifest.json, proc/modules, sys/module/<name>/version)",
@@ -793,7 +793,7 @@ const struct rule rules_fleet[] = {
 	},
 	{
 		.id = "CONFIG_OUTLIER",
-		.layer = "fleet",
+		.layer = LAYER_FLEET,
 		.severity = SEV_WARNING,
 		.title = "any other compared setting differs from the majority of the class or the baseline: MTU, rate, width, PFC, trust, GID table, PCIe link, ACS, IOMMU, peermem, memlock, huge pages, NCCL environment, module parameters",
 		.evidence = "fingerprint attributes of group config (schema/DATABASE.md, Fingerprint attributes), each with the bundle path it came from",
@@ -802,7 +802,7 @@ const struct rule rules_fleet[] = {
 	},
 	{
 		.id = "HCA_COUNT_OUTLIER",
-		.layer = "fleet",
+		.layer = LAYER_FLEET,
 		.severity = SEV_CRITICAL,
 		.title = "a node has fewer RDMA devices or active ports than the majority of its class or the baseline",
 		.evidence = "fingerprint attributes hcas (sys/class/infiniband/*) and ports_active (ports in state ACTIVE)",
@@ -811,7 +811,7 @@ const struct rule rules_fleet[] = {
 	},
 	{
 		.id = "DUPLICATE_GUID",
-		.layer = "fleet",
+		.layer = LAYER_FLEET,
 		.severity = SEV_CRITICAL,
 		.title = "an RDMA device's node GUID is also that of another node",
 		.evidence = "fingerprint attributes guid.<dev> (sys/class/infiniband/<dev>/node_guid) of every compared node",
@@ -820,7 +820,7 @@ const struct rule rules_fleet[] = {
 	},
 	{
 		.id = "DUPLICATE_ADDRESS",
-		.layer = "fleet",
+		.layer = LAYER_FLEET,
 		.severity = SEV_CRITICAL,
 		.title = "a MAC address of an RDMA netdev, or a global IP address, is also on another node",
 		.evidence = "fingerprint attributes mac.<netdev> (sys/class/net/<netdev>/address, Ethernet only) and ip.<netdev>.<address> (rdma-collect/net/addresses.json; loopback and link-local left out)",
@@ -829,7 +829,7 @@ const struct rule rules_fleet[] = {
 	},
 	{
 		.id = "COUNTER_OUTLIER",
-		.layer = "fleet",
+		.layer = LAYER_FLEET,
 		.severity = SEV_WARNING,
 		.title = "a port's error, discard or pause counter per hour of uptime is far above the same port's on the other nodes of its class (median absolute deviation)",
 		.evidence = "counters (pma error counters, hw_counters retransmission and CQE errors) and ethtool pause, discard and PHY error counters, divided by manifest.json uptime_s; peers are the same counter of the same port (device:port or netdev) on every node of the class",

@@ -7,7 +7,7 @@
  * has MAD evidence (the mad source, a --fabric scan), are read by the
  * check functions of rules-fabric.c that these rules also run.
  * A port down on purpose (Disabled, no cable or module, or Polling with
- * nothing saying it should be up: rules-port.h) is never a reason for
+ * nothing saying it should be up: rules/port.sql) is never a reason for
  * flapping or physical-layer findings; a port that should be up is.
  */
 #include <inttypes.h>
@@ -20,7 +20,6 @@
 #include "log.h"
 #include "rules.h"
 #include "rules-fabric.h"
-#include "rules-port.h"
 #include "util.h"
 
 #define MAX_BUNDLES 4096
@@ -33,12 +32,6 @@
 #define IBDEV_PCI "(SELECT bundle_id, ibdev, pci_addr FROM devices WHERE " \
 	"pci_addr IS NOT NULL UNION SELECT bundle_id, ibdev, pci_addr FROM " \
 	"ibdev_pci)"
-
-/* a port down on purpose, as PORT_DOWN judges it (rules-port.h):
- * Disabled, no cable or module, or Polling with nothing saying it should
- * be up; a Polling port with a cable plugged, after a module error, or
- * whose siblings or class have it Active is not */
-#define DOWN_ON_PURPOSE(p) PORT_ON_PURPOSE(p)
 
 static size_t todo(struct rctx *rc, int64_t *ids, size_t max)
 {
@@ -379,9 +372,10 @@ static int max_in_day(const int64_t *ts, int n)
 static int down_on_purpose(sqlite3 *db, int64_t bid, const char *ibdev,
 			   int64_t port)
 {
-	return ibdev[0] && db_int(db, "SELECT count(*) FROM ports p WHERE "
-				  "p.bundle_id = ? AND p.ibdev = ? AND p.port = ? "
-				  "AND " DOWN_ON_PURPOSE("p"), "isi", bid, ibdev,
+	/* port_judged: rules/port.sql, as PORT_DOWN judges it */
+	return ibdev[0] && db_int(db, "SELECT count(*) FROM port_judged p "
+				  "WHERE p.bundle_id = ? AND p.ibdev = ? AND "
+				  "p.port = ? AND p.on_purpose", "isi", bid, ibdev,
 				  port) > 0;
 }
 
@@ -715,9 +709,10 @@ static int eye_low(struct rctx *rc)
 		return -1;
 	st = db_query(rc->db, "SELECT h.bundle_id, h.path, h.ibdev, h.port, "
 		      "h.eye_height, h.eye_phase FROM phy h JOIN todo_rule t ON "
-		      "t.bundle_id = h.bundle_id LEFT JOIN ports p ON p.bundle_id "
-		      "= h.bundle_id AND p.ibdev = h.ibdev AND p.port = h.port "
-		      "WHERE NOT " DOWN_ON_PURPOSE("p") " AND (h.eye_height IS "
+		      "t.bundle_id = h.bundle_id WHERE NOT coalesce((SELECT "
+		      "j.on_purpose FROM port_judged j WHERE j.bundle_id = "
+		      "h.bundle_id AND j.ibdev = h.ibdev AND j.port = h.port), 0) "
+		      "AND (h.eye_height IS "
 		      "NOT NULL OR h.eye_phase IS NOT NULL) ORDER BY h.bundle_id, "
 		      "h.path", "");
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -766,165 +761,10 @@ static int eye_low(struct rctx *rc)
 	return 0;
 }
 
-/* --- counters --- */
-
-/* one finding per port over the named pma counters with a value > 0 on
- * either read; severity column: critical when one grew between the reads
- * (grow_crit), else the rule's */
-#define PMA_RULE(names, what, grow_crit)                                      \
-	"SELECT c.bundle_id, c.ibdev || ':' || c.port, "                      \
-	"group_concat(c.name || ' ' || c.value || CASE WHEN c.value2 > "      \
-	"c.value THEN ' -> ' || c.value2 || ' in ' || c.interval_ms || "      \
-	"' ms' ELSE '' END, ', ') || ' on ' || c.ibdev || ':' || c.port || "  \
-	"' (" what "; HCA side' || CASE WHEN EXISTS (SELECT 1 FROM "          \
-	"mad_counters x WHERE x.bundle_id = c.bundle_id AND x.ibdev = "       \
-	"c.ibdev AND x.port = c.port AND x.side = 'peer') THEN ')' ELSE "     \
-	"': the switch port counters are not in the bundle)' END, "           \
-	"group_concat(c.path || char(9) || c.value || CASE WHEN "   \
-	"c.value2 IS NOT NULL THEN ' (second read ' || c.value2 || ' after "  \
-	"' || c.interval_ms || ' ms)' ELSE '' END, char(10)), "               \
-	"CASE WHEN " grow_crit " AND max(c.value2 > c.value) THEN 2 ELSE "    \
-	"NULL END FROM counters c JOIN todo_rule t ON t.bundle_id = "         \
-	"c.bundle_id LEFT JOIN ports p ON p.bundle_id = c.bundle_id AND "     \
-	"p.ibdev = c.ibdev AND p.port = c.port WHERE c.kind = 'pma' AND "     \
-	"c.name IN (" names ") AND max(c.value, coalesce(c.value2, 0)) > 0 "  \
-	"AND NOT " DOWN_ON_PURPOSE("p") " GROUP BY c.bundle_id, c.ibdev, "    \
-	"c.port ORDER BY c.bundle_id, c.ibdev, c.port"
-
-/* speeds in order; the HCA types' best InfiniBand speed (hca_type is MT +
- * the PCI device id in decimal: hca_type_show() of the kernel's
- * drivers/infiniband/hw/mlx5/main.c); Ethernet-only parts are absent */
-#define SPEED_RANK(s)                                                         \
-	"CASE " s " WHEN 'SDR' THEN 1 WHEN 'DDR' THEN 2 WHEN 'QDR' THEN 3 "   \
-	"WHEN 'FDR10' THEN 4 WHEN 'FDR' THEN 5 WHEN 'EDR' THEN 6 WHEN 'HDR' " \
-	"THEN 7 WHEN 'NDR' THEN 8 WHEN 'XDR' THEN 9 END"
-#define VERBS_SPEED(a)                                                        \
-	"CASE " a ".active_speed_ex WHEN 256 THEN 'XDR' ELSE CASE "           \
-	a ".active_speed WHEN 1 THEN 'SDR' WHEN 2 THEN 'DDR' WHEN 4 THEN "    \
-	"'QDR' WHEN 8 THEN 'FDR10' WHEN 16 THEN 'FDR' WHEN 32 THEN 'EDR' "    \
-	"WHEN 64 THEN 'HDR' WHEN 128 THEN 'NDR' END END"
-#define VERBS_WIDTH(a)                                                        \
-	"CASE " a ".active_width WHEN 1 THEN 1 WHEN 2 THEN 4 WHEN 4 THEN 8 "  \
-	"WHEN 8 THEN 12 WHEN 16 THEN 2 END"
-
-static const char link_degraded_sql[] =
-	"WITH hca (hca_type, name, best) AS (VALUES "
-	"('MT4113', 'Connect-IB', 'FDR'), ('MT4115', 'ConnectX-4', 'EDR'), "
-	"('MT4116', 'ConnectX-4 VF', 'EDR'), ('MT4119', 'ConnectX-5', 'EDR'), "
-	"('MT4120', 'ConnectX-5 VF', 'EDR'), ('MT4121', 'ConnectX-5 Ex', 'EDR'), "
-	"('MT4122', 'ConnectX-5 Ex VF', 'EDR'), ('MT4123', 'ConnectX-6', 'HDR'), "
-	"('MT4124', 'ConnectX-6 VF', 'HDR'), ('MT4129', 'ConnectX-7', 'NDR'), "
-	"('MT4131', 'ConnectX-8', 'XDR'), ('MT41682', 'BlueField', 'EDR'), "
-	"('MT41692', 'BlueField-3', 'NDR'), ('MT41695', 'BlueField-4', 'XDR')), "
-	"q AS (SELECT p.bundle_id, p.ibdev, p.port, p.rate, h.name, h.best, "
-	"coalesce(nullif(p.width, 0), " VERBS_WIDTH("a") ") AS w, "
-	"coalesce(p.speed, " VERBS_SPEED("a") ") AS s, "
-	"(SELECT ',' || replace(replace(replace(x.enabled_speeds, '(', ','), "
-	"')', ','), ' ', '') || ',' FROM phy x WHERE x.bundle_id = p.bundle_id "
-	"AND x.ibdev = p.ibdev AND x.port = p.port LIMIT 1) AS en, "
-	"(SELECT ',' || replace(replace(replace(x.cable_speeds, '(', ','), "
-	"')', ','), ' ', '') || ',' FROM phy x WHERE x.bundle_id = p.bundle_id "
-	"AND x.ibdev = p.ibdev AND x.port = p.port LIMIT 1) AS cab, "
-	"(SELECT x.path || char(9) || 'Enabled Link Speed ' || coalesce("
-	"x.enabled_speeds, 'N/A') || '; Supported Cable Speed ' || coalesce("
-	"x.cable_speeds, 'N/A') FROM phy x WHERE x.bundle_id = p.bundle_id "
-	"AND x.ibdev = p.ibdev AND x.port = p.port LIMIT 1) AS mlx, "
-	"a.active_width AS aw, a.active_speed AS asp "
-	"FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
-	"JOIN devices d ON d.bundle_id = p.bundle_id AND d.ibdev = p.ibdev "
-	/* CROSS: the 14 HCA types after the ports, not around them (the
-	 * planner put the small table outside and read every bundle's ports
-	 * 14 times) */
-	"CROSS JOIN hca h ON h.hca_type = d.hca_type "
-	"LEFT JOIN link_active a ON a.bundle_id = p.bundle_id AND a.ibdev = "
-	"p.ibdev AND a.port = p.port "
-	"WHERE p.link_layer = 'InfiniBand' AND p.state = 4 AND NOT EXISTS "
-	"(SELECT 1 FROM mad_portinfo m WHERE m.bundle_id = p.bundle_id AND "
-	"m.ibdev = p.ibdev AND m.port = p.port AND m.side = 'peer' AND "
-	"m.width_supported IS NOT NULL) "
-	/* nor one a fabric scan shows with both ends: rules-fabric.c's */
-	"AND NOT EXISTS (SELECT 1 FROM fabric_ports f JOIN fabric_ports z ON "
-	"z.bundle_id = f.bundle_id AND z.guid = f.remote_guid AND z.port = "
-	"f.remote_port WHERE f.bundle_id = p.bundle_id AND f.guid = '0x' || "
-	"replace(d.node_guid, ':', '') AND f.port = p.port AND "
-	"f.width_supported IS NOT NULL AND z.width_supported IS NOT NULL "
-	"AND f.width_enabled IS NOT NULL AND z.width_enabled IS NOT NULL)) "
-	"SELECT bundle_id, ibdev || ':' || port, "
-	"'link of ' || ibdev || ':' || port || ' runs ' || w || 'X ' || s || "
-	"' but the ' || name || ' does 4X ' || best || CASE WHEN w >= 4 AND "
-	"NOT (instr(en, ',' || best || ',') AND instr(cab, ',' || best || ',')) "
-	"THEN ' (whether the switch port and the cable support and enable ' "
-	"|| best || ' is not in the bundle: needs MAD PortInfo or mlxlink)' "
-	"ELSE '' END, "
-	"'sys/class/infiniband/' || ibdev || '/ports/' || port || '/rate' || "
-	"char(9) || coalesce(rate, '') || char(10) || 'rdma-collect/verbs/' "
-	"|| ibdev || '.json' || char(9) || 'active_width ' || coalesce(aw, '?') "
-	"|| ', active_speed ' || coalesce(asp, '?') || coalesce(char(10) || "
-	"mlx, ''), "
-	"CASE WHEN w < 4 THEN 2 WHEN instr(en, ',' || best || ',') AND "
-	"instr(cab, ',' || best || ',') THEN 2 ELSE 1 END "
-	"FROM q WHERE w < 4 OR " SPEED_RANK("s") " < " SPEED_RANK("best")
-	" ORDER BY bundle_id, ibdev, port";
-
-static const char phy_ber_sql[] =
-	"WITH th AS (SELECT (SELECT value FROM thresholds WHERE name = "
-	"'ber_warning') AS bw, (SELECT value FROM thresholds WHERE name = "
-	"'ber_critical') AS bc, (SELECT value FROM thresholds WHERE name = "
-	"'raw_ber') AS br) "
-	"SELECT h.bundle_id, coalesce(h.ibdev || ':' || h.port, h.path), "
-	"'physical layer of ' || coalesce(h.ibdev || ':' || h.port, h.path) || "
-	"': ' || trim(CASE WHEN h.eff_errors > 0 THEN 'effective physical "
-	"errors ' || h.eff_errors || CASE WHEN h.fec LIKE '%PLR%' THEN ' (FEC "
-	"' || h.fec || ': PLR retransmits what FEC left)' ELSE '' END || '; ' "
-	"ELSE '' END || CASE WHEN h.eff_ber > "
-	"th.bw THEN 'effective BER ' || h.eff_ber_text || ' above ' || "
-	"printf('%g', CASE WHEN h.eff_ber > th.bc THEN th.bc ELSE th.bw END) || "
-	"'; ' ELSE '' END || CASE WHEN h.raw_ber > th.br THEN 'raw BER ' || "
-	"h.raw_ber_text || ' above ' || printf('%g', th.br) || '; ' ELSE '' END, "
-	"'; '), "
-	"h.path || char(9) || 'Effective Physical Errors ' || coalesce("
-	"h.eff_errors, 'N/A') || ', Effective Physical BER ' || coalesce("
-	"h.eff_ber_text, 'N/A') || ', Raw Physical BER ' || coalesce("
-	"h.raw_ber_text, 'N/A') || coalesce(', Raw Physical Errors Per Lane ' "
-	"|| h.raw_errors, ''), "
-	"CASE WHEN (h.eff_errors > 0 AND coalesce(h.fec, '') NOT LIKE '%PLR%') "
-	"OR h.eff_ber > th.bc OR h.raw_ber > th.br THEN 2 ELSE 1 END "
-	"FROM phy h JOIN todo_rule t ON t.bundle_id = h.bundle_id, th "
-	"LEFT JOIN ports p ON p.bundle_id = h.bundle_id AND p.ibdev = h.ibdev "
-	"AND p.port = h.port WHERE NOT " DOWN_ON_PURPOSE("p") " AND "
-	"(h.eff_errors > 0 OR h.eff_ber > th.bw OR h.raw_ber > th.br) "
-	"ORDER BY h.bundle_id, h.path";
-
-static const char xmit_wait_sql[] =
-	"WITH x AS (SELECT w.bundle_id, w.ibdev, w.port, w.value AS w1, "
-	"w.value2 AS w2, d.value AS d1, d.value2 AS d2, w.interval_ms AS ms, "
-	"w.path AS wp, d.path AS dp, (SELECT value FROM thresholds WHERE name "
-	"= 'xmit_wait_ratio') AS thr FROM counters w JOIN todo_rule t ON "
-	"t.bundle_id = w.bundle_id JOIN counters d ON d.bundle_id = w.bundle_id "
-	"AND d.ibdev = w.ibdev AND d.port = w.port AND d.kind = 'pma' AND "
-	"d.name = 'port_xmit_data' LEFT JOIN ports p ON p.bundle_id = "
-	"w.bundle_id AND p.ibdev = w.ibdev AND p.port = w.port WHERE w.kind = "
-	"'pma' AND w.name = 'port_xmit_wait' AND NOT " DOWN_ON_PURPOSE("p") "), "
-	"y AS (SELECT *, w2 IS NOT NULL AND d2 IS NOT NULL AND w2 >= w1 AND "
-	"d2 >= d1 AS sampled FROM x), "
-	"z AS (SELECT *, CASE WHEN sampled THEN CASE WHEN d2 > d1 THEN "
-	"CAST(w2 - w1 AS REAL) / (d2 - d1) WHEN w2 > w1 THEN 1e308 ELSE 0 END "
-	"WHEN d1 > 0 THEN CAST(w1 AS REAL) / d1 ELSE 0 END AS ratio FROM y) "
-	"SELECT bundle_id, ibdev || ':' || port, 'PortXmitWait on ' || ibdev || "
-	"':' || port || ' is ' || CASE WHEN ratio >= 1e308 THEN 'growing while "
-	"no data was sent' ELSE printf('%.1f%%', 100 * ratio) || ' of "
-	"PortXmitData' END || CASE WHEN sampled THEN ' over the ' || ms || "
-	"' ms sample' ELSE ' since the counters began' END || ' (threshold ' || "
-	"printf('%g%%', 100 * thr) || '): sustained congestion or missing "
-	"credits', wp || char(9) || w1 || coalesce(' (second read ' || w2 || "
-	"')', '') || char(10) || dp || char(9) || d1 || coalesce(' (second "
-	"read ' || d2 || ')', ''), NULL FROM z WHERE ratio > thr "
-	"ORDER BY bundle_id, ibdev, port";
-
 const struct rule rules_hca[] = {
 	{
 		.id = "FW_RESET",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "mlx5 firmware health event, fatal error, reset or recovery",
 		.needs = "klog",
@@ -935,7 +775,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "FW_MEM_ALLOC_FAILED",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_CRITICAL,
 		.title = "firmware memory (page/ICM) allocation failure, or firmware resources used up",
 		.needs = "klog",
@@ -946,7 +786,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "CABLE_MODULE_ERROR",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_CRITICAL,
 		.title = "port module event error (bad or shorted cable, temperature, unsupported module)",
 		.needs = "klog",
@@ -957,7 +797,7 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "LINK_FLAPPING",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "link went down and up (kernel log, LinkDownedCounter)",
 		.needs = "",
@@ -967,19 +807,19 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "PHY_BER_HIGH",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_CRITICAL,
 		.title = "physical-layer errors or BER above threshold (mlxlink)",
 		.needs = "",
 		.mlx5_only = "mlxlink output (mlxlink reads NVIDIA/Mellanox adapters only)",
 		.evidence = "mlxlink -m -e -c text (rdma-collect/commands/mlxlink-<dev>/stdout, a pasted one named by its RDMA device, or its mst device or PCI address that mst status -v names; or an attachment): Effective Physical Errors, Effective Physical BER (ber_warning, ber_critical: 1e-12 is the InfiniBand specification's and ibdiagnet's BER limit), Raw Physical BER (raw_ber: NVIDIA's Quantum release notes call a raw BER of 10e-6 unclean; healthy PAM4 links with FEC show 1e-9 to 1e-7 and are quiet); effective errors on a link whose FEC has PLR (HDR, NDR) are a warning, not critical: PLR retransmits them, and NVIDIA names Symbol Errors, not read here, the errors the application sees; skipped without an mlxlink output holding them (mlx5 only: skipped on a node without an mlx5 device)",
 		.remediation = "Effective errors get past FEC: swap the cable first, then the transceiver, then move to another switch port, then the HCA; re-check with mlxlink -c after clearing (--pc) and some traffic. A raw BER above 1e-5 alone means the link runs on FEC margin: clean or replace the optics before it fails.",
-		.sql = phy_ber_sql,
+		.sql = 1,
 		.check = ber_absent,
 	},
 	{
 		.id = "PHY_EYE_LOW",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "one lane's eye opening clearly below the others (mlxlink)",
 		.needs = "",
@@ -990,61 +830,57 @@ const struct rule rules_hca[] = {
 	},
 	{
 		.id = "SYMBOL_ERRORS",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "SymbolErrorCounter or LinkErrorRecoveryCounter > 0",
 		.needs = "sysfs|mad|fabric",
 		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{symbol_error,link_error_recovery} (critical when growing between the --sample reads); SymbolErrorCounter and LinkErrorRecoveryCounter of the peer switch port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json): errors a port received point at the cable or the far end's transmitter",
 		.remediation = "Symbol errors are bit errors on the wire, counted by the receiving port: check mlxlink BER and eye, then swap the cable, then the transceiver, then move to another switch port, then the HCA, re-reading the counters (perfquery -x) after each step; growing counters mean a link that will fail under load.",
-		.sql = PMA_RULE("'symbol_error', 'link_error_recovery'",
-				"physical bit errors or link retraining", "1"),
+		.sql = 1,
 		.check = fabric_symbol_errors,
 	},
 	{
 		.id = "PORT_RCV_ERRORS",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "PortRcvErrors, remote physical, local link integrity or buffer overrun errors > 0",
 		.needs = "sysfs|mad|fabric",
 		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{port_rcv_errors,port_rcv_remote_physical_errors,local_link_integrity_errors,excessive_buffer_overrun_errors}; the same PortCounters of the peer switch port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json): the cable or the far end's transmitter",
 		.remediation = "Received packets were bad (CRC, malformed) or dropped by the port that counts them: with symbol errors it is the link into it (swap the cable, then the transceiver, then the switch port, then the HCA); remote physical errors point upstream in the fabric (ibqueryerrors for the whole path); excessive buffer overruns mean a flow-control (credit/VL) problem.",
-		.sql = PMA_RULE("'port_rcv_errors', 'port_rcv_remote_physical_errors', "
-				"'local_link_integrity_errors', "
-				"'excessive_buffer_overrun_errors'",
-				"received packets discarded as bad", "0"),
+		.sql = 1,
 		.check = fabric_rcv_errors,
 	},
 	{
 		.id = "LINK_DEGRADED",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_CRITICAL,
 		.title = "active link width or speed below what both ends support and enable",
 		.needs = "sysfs|mad|fabric",
 		.evidence = "With MAD PortInfo of both ends (rdma-collect/mad/<dev>.<n>.json local and peer; every cable of a fabric scan, rdma-collect/fabric/fabric.json): LinkWidth/LinkSpeed/LinkSpeedExt Enabled, Supported and Active: active below the best width and speed both ends support and enable is critical; at it, but held down by one end enabling less than the other end enables and both support, a warning naming that end. Without it: sys/class/infiniband/<dev>/ports/<n>/rate (width, speed), verbs active_width/active_speed, the HCA type (hca_type), mlxlink Enabled Link Speed / Supported Cable Speed when present; speed-only findings without mlxlink evidence are then warnings",
 		.remediation = "A narrower link (1X/2X) is a bad cable lane or connector: reseat and replace. A slower link than the HCA does: check the switch port's supported and enabled speeds (ibportstate <lid> <port>, mlxlink -d <dev> -m for Enabled Link Speed) and the cable's rating; force the speed only after fixing the cable.",
-		.sql = link_degraded_sql,
+		.sql = 1,
 		.check = fabric_link_degraded,
 	},
 	{
 		.id = "XMIT_DISCARDS",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "PortXmitDiscards > 0",
 		.needs = "sysfs|mad|fabric",
 		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/port_xmit_discards; PortXmitDiscards of the peer switch port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json): congestion towards the far end",
 		.remediation = "Packets were dropped on egress: congestion (check PortXmitWait, XMIT_WAIT_HIGH), a link going down while sending, or on RoCE no PFC on the traffic class; find the hot spot with the switch counters.",
-		.sql = PMA_RULE("'port_xmit_discards'", "packets dropped on egress", "0"),
+		.sql = 1,
 		.check = fabric_xmit_discards,
 	},
 	{
 		.id = "XMIT_WAIT_HIGH",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "PortXmitWait high relative to PortXmitData",
 		.needs = "sysfs|mad|fabric",
 		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/{port_xmit_wait,port_xmit_data}: the growth over the --sample interval when both reads exist, else since the counters began; PortXmitWait against PortXmitData (PortCountersExtended when there) of the peer switch port (rdma-collect/mad/<dev>.<n>.json peer.pma) and of every switch port of a fabric scan (rdma-collect/fabric/fabric.json), since the counters began; threshold xmit_wait_ratio",
 		.remediation = "The port had data to send but no credits: the fabric is congested downstream (an oversubscribed link, a slow receiver, or a routing hot spot); check the switch ports along the path (ibqueryerrors, perfquery -x) and the adaptive routing / congestion control settings.",
-		.sql = xmit_wait_sql,
+		.sql = 1,
 		.check = fabric_xmit_wait,
 	},
 	{ 0 },

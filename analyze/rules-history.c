@@ -364,7 +364,7 @@ static int check_events(struct rctx *rc)
 }
 
 const struct rule rules_history[] = {
-	{ .id = "COUNTER_GROWING", .layer = "history", .severity = SEV_WARNING,
+	{ .id = "COUNTER_GROWING", .layer = LAYER_HISTORY, .severity = SEV_WARNING,
 	  .title = "an error counter grew since the node's previous bundle; "
 		   "critical when accelerating: the newest per-hour rate is at "
 		   "least 3x the previous interval's (which grew too) and above "
@@ -387,7 +387,7 @@ const struct rule rules_history[] = {
 			 "cable degrading: reseat or replace it before the link "
 			 "fails",
 	  .check = check_growing },
-	{ .id = "CONFIG_CHANGED", .layer = "history", .severity = SEV_INFO,
+	{ .id = "CONFIG_CHANGED", .layer = LAYER_HISTORY, .severity = SEV_INFO,
 	  .title = "firmware, driver, kernel or a compared setting changed "
 		   "since the node's previous bundle",
 	  .evidence = "kernel release; per RDMA device fw_ver and board_id; "
@@ -401,7 +401,7 @@ const struct rule rules_history[] = {
 			 "node of the class (fleet checks); a change right "
 			 "before a problem started is the first suspect",
 	  .check = check_changed },
-	{ .id = "NEW_KERNEL_EVENTS", .layer = "history", .severity = SEV_WARNING,
+	{ .id = "NEW_KERNEL_EVENTS", .layer = LAYER_HISTORY, .severity = SEV_WARNING,
 	  .title = "RDMA-relevant kernel log events appeared since the node's "
 		   "previous bundle",
 	  .needs = "klog",

@@ -525,7 +525,7 @@ static int devnode_missing(struct rctx *rc)
 const struct rule rules_kernel[] = {
 	{
 		.id = "MODULE_MISSING",
-		.layer = "kernel",
+		.layer = LAYER_KERNEL,
 		.severity = SEV_CRITICAL,
 		.title = "an RDMA kernel module is not loaded",
 		.needs = "modules",
@@ -535,7 +535,7 @@ const struct rule rules_kernel[] = {
 	},
 	{
 		.id = "DEVNODE_MISSING",
-		.layer = "kernel",
+		.layer = LAYER_KERNEL,
 		.severity = SEV_CRITICAL,
 		.title = "/dev/infiniband lacks a uverbs, umad or rdma_cm node",
 		.needs = "devnodes,sysfs",

@@ -280,7 +280,7 @@ static int kernel_oops(struct rctx *rc)
 const struct rule rules_klog_extra[] = {
 	{
 		.id = "DRIVER_PROBE_FAILED",
-		.layer = "kernel",
+		.layer = LAYER_KERNEL,
 		.severity = SEV_CRITICAL,
 		.title = "the mlx5 driver failed to probe a function (no device)",
 		.needs = "klog",
@@ -290,7 +290,7 @@ const struct rule rules_klog_extra[] = {
 	},
 	{
 		.id = "FW_CMD_FAILED",
-		.layer = "hca",
+		.layer = LAYER_HCA,
 		.severity = SEV_WARNING,
 		.title = "mlx5 firmware commands failed or timed out",
 		.needs = "klog",
@@ -300,7 +300,7 @@ const struct rule rules_klog_extra[] = {
 	},
 	{
 		.id = "KERNEL_OOPS",
-		.layer = "kernel",
+		.layer = LAYER_KERNEL,
 		.severity = SEV_CRITICAL,
 		.title = "kernel oops, BUG or panic (WARNING: warning) in RDMA code",
 		.needs = "klog",

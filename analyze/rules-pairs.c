@@ -15,7 +15,7 @@
 const struct rule rules_pairs[] = {
 	{
 		.id = "PAIR_SUSPECT_LINK",
-		.layer = "pairs",
+		.layer = LAYER_PAIRS,
 		.severity = SEV_CRITICAL,
 		.title = "rdma-analyze pairs: failing pairs are best explained by one link, one direction of it, or a host cable (with its failing and passing pair counts and its counters)",
 		.needs = "",
@@ -24,7 +24,7 @@ const struct rule rules_pairs[] = {
 	},
 	{
 		.id = "PAIR_SUSPECT_NODE",
-		.layer = "pairs",
+		.layer = LAYER_PAIRS,
 		.severity = SEV_CRITICAL,
 		.title = "rdma-analyze pairs: failing pairs are best explained by one node or HCA (all its pairs fail, no error counted on its cable)",
 		.needs = "",
@@ -33,7 +33,7 @@ const struct rule rules_pairs[] = {
 	},
 	{
 		.id = "PAIR_SUSPECT_SWITCH",
-		.layer = "pairs",
+		.layer = LAYER_PAIRS,
 		.severity = SEV_CRITICAL,
 		.title = "rdma-analyze pairs: failing pairs are best explained by one switch (more pairs than any of its ports or links)",
 		.needs = "",
@@ -42,7 +42,7 @@ const struct rule rules_pairs[] = {
 	},
 	{
 		.id = "PAIR_AMBIGUOUS",
-		.layer = "pairs",
+		.layer = LAYER_PAIRS,
 		.severity = SEV_WARNING,
 		.title = "rdma-analyze pairs: several components explain the failures equally; every candidate is named with the untested pair that would tell them apart",
 		.needs = "",

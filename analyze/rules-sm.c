@@ -4,36 +4,21 @@
 #include "rules.h"
 #include "rules-fabric.h"
 
-#define PORT_PATH "'sys/class/infiniband/' || p.ibdev || '/ports/' || p.port"
-
 const struct rule rules_sm[] = {
 	{
 		.id = "SM_ABSENT",
-		.layer = "sm",
+		.layer = LAYER_SM,
 		.severity = SEV_CRITICAL,
 		.title = "no subnet manager: IB port stuck in INIT or sm_lid 0",
 		.needs = "sysfs|mad",
 		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,phys_state,sm_lid,link_layer}; with the mad source, SMInfo sent to the port's SM LID (rdma-collect/mad/<dev>.<n>.json sminfo, errors.sminfo): no answer or no SM LID; an import's lone sminfo that failed (rdma-collect/mad/sminfo.json, component sm)",
 		.remediation = "Start a subnet manager on the fabric (opensm on a node, or the switch's/UFM's SM) and check that it sees this port (sminfo, ibdiagnet); a port in INIT with LinkUp is waiting for the SM to configure it.",
-		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
-		       "CASE WHEN p.state = 2 THEN 'InfiniBand port ' || p.ibdev || "
-		       "':' || p.port || ' is stuck in INIT (physical state ' || "
-		       "coalesce(p.phys_state_text, '?') || '): no subnet manager has "
-		       "configured it' ELSE 'InfiniBand port ' || p.ibdev || ':' || "
-		       "p.port || ' is ' || coalesce(p.state_text, '?') || ' with SM "
-		       "LID 0: no subnet manager is known' END, "
-		       PORT_PATH " || '/state\t' || coalesce(p.state_text, '') || "
-		       "char(10) || " PORT_PATH " || '/sm_lid\t' || "
-		       "printf('0x%x', p.sm_lid), NULL "
-		       "FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
-		       "WHERE p.link_layer = 'InfiniBand' AND (p.state = 2 OR "
-		       "(p.state = 4 AND p.sm_lid = 0)) "
-		       "ORDER BY p.bundle_id, p.ibdev, p.port",
+		.sql = 1,
 		.check = fabric_sm_absent,
 	},
 	{
 		.id = "SM_NOT_MASTER",
-		.layer = "sm",
+		.layer = LAYER_SM,
 		.severity = SEV_WARNING,
 		.title = "the SM that answers is not in MASTER state",
 		.needs = "mad",
@@ -43,20 +28,13 @@ const struct rule rules_sm[] = {
 	},
 	{
 		.id = "LID_UNASSIGNED",
-		.layer = "sm",
+		.layer = LAYER_SM,
 		.severity = SEV_CRITICAL,
 		.title = "an ACTIVE InfiniBand port with LID 0",
 		.needs = "sysfs",
 		.evidence = "sys/class/infiniband/<dev>/ports/<n>/{state,lid}",
 		.remediation = "The subnet manager did not assign a LID: check the SM (sminfo, its log for errors on this port GUID) and re-sweep (opensm -> heavy sweep, or restart it).",
-		.sql = "SELECT p.bundle_id, p.ibdev || ':' || p.port, "
-		       "'ACTIVE InfiniBand port ' || p.ibdev || ':' || p.port || "
-		       "' has LID 0', " PORT_PATH " || '/lid\t' || printf('0x%x', "
-		       "p.lid) || char(10) || " PORT_PATH " || '/state\t' || "
-		       "coalesce(p.state_text, ''), NULL "
-		       "FROM ports p JOIN todo_rule t ON t.bundle_id = p.bundle_id "
-		       "WHERE p.link_layer = 'InfiniBand' AND p.state = 4 AND "
-		       "p.lid = 0 ORDER BY p.bundle_id, p.ibdev, p.port",
+		.sql = 1,
 	},
 	{ 0 },
 };

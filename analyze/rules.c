@@ -31,6 +31,34 @@ const struct threshold thresholds[] = {
 	{ NULL, 0, NULL },
 };
 
+static const char *const layer_names[LAYER_COUNT] = {
+	[LAYER_HCA] = "hca",
+	[LAYER_KERNEL] = "kernel",
+	[LAYER_SM] = "sm",
+	[LAYER_VERBS] = "verbs",
+	[LAYER_PERF] = "perf",
+	[LAYER_APP] = "app",
+	[LAYER_FLEET] = "fleet",
+	[LAYER_HISTORY] = "history",
+	[LAYER_PAIRS] = "pairs",
+	[LAYER_EVIDENCE] = "evidence",
+};
+
+const char *layer_name(enum layer l)
+{
+	return (unsigned)l < LAYER_COUNT ? layer_names[l] : "?";
+}
+
+int layer_find(const char *name)
+{
+	int l;
+
+	for (l = 0; l < LAYER_COUNT; l++)
+		if (!strcmp(layer_names[l], name))
+			return l;
+	return -1;
+}
+
 const struct rule *const *rules_all(void)
 {
 	static const struct rule *all[256];
@@ -56,6 +84,16 @@ const struct rule *const *rules_all(void)
 	all[n] = NULL;
 	done = 1;
 	return all;
+}
+
+const char *rule_sql(const char *id)
+{
+	const char *const *s;
+
+	for (s = rules_sql; *s; s += 2)
+		if (!strcmp(*s, id))
+			return s[1];
+	return NULL;
 }
 
 const struct rule *rule_find(const char *id)
@@ -85,7 +123,7 @@ int64_t finding_add(struct rctx *rc, int64_t bundle_id, int severity,
 	va_end(ap);
 	db_exec(rc->db, "INSERT INTO findings (bundle_id, rule, layer, severity, "
 		"component, summary, remediation) VALUES (?, ?, ?, ?, ?, ?, ?)",
-		"ississs", bundle_id, rc->rule->id, rc->rule->layer,
+		"ississs", bundle_id, rc->rule->id, layer_name(rc->rule->layer),
 		(int64_t)(severity < 0 ? rc->rule->severity : severity),
 		component ? component : "node", b.buf, rc->rule->remediation);
 	buf_release(&b);
@@ -393,9 +431,14 @@ static int run_sql(struct rctx *rc)
 	sqlite3_stmt *st;
 	int r;
 
-	/* cached (the rule's text is a literal): preparing each rule's
-	 * query again at every batch of a load cost 20 M instructions */
-	st = db_query(rc->db, rc->rule->sql, NULL);
+	const char *sql = rule_sql(rc->rule->id);
+
+	if (!sql)
+		return error("rule %s: no analyze/rules/%s.sql", rc->rule->id,
+			     rc->rule->id);
+	/* cached: preparing each rule's query again at every batch of a
+	 * load cost 20 M instructions */
+	st = db_query(rc->db, sql, NULL);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *comp = (const char *)sqlite3_column_text(st, 1);
 		const char *sum = (const char *)sqlite3_column_text(st, 2);
@@ -442,6 +485,9 @@ int rules_run(sqlite3 *db, const int64_t *ids, size_t n)
 		return -1;
 	if (db_run(db, "SELECT 1 FROM thresholds LIMIT 1") < 0)
 		return -1;
+	for (i = 0; rules_sql_views[i]; i++)
+		if (db_run(db, rules_sql_views[i]) < 0)
+			return -1;
 	if (db_run(db, "BEGIN IMMEDIATE") < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -470,7 +516,7 @@ int rules_run(sqlite3 *db, const int64_t *ids, size_t n)
 		struct rctx c = { db, *r };
 
 		/* across nodes: rules_run_fleet(), over the report's set */
-		if (!strcmp((*r)->layer, "fleet"))
+		if ((*r)->layer == LAYER_FLEET)
 			continue;
 		if (select_bundles(db, *r, &t) < 0) {
 			rc = -1;

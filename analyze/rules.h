@@ -2,7 +2,9 @@
  *
  * A rule is one `const struct rule`: id, layer, severity, title, what
  * evidence it needs (sources that must be ok or partial), remediation, and
- * either an SQL query or a check function.  Rules only add findings; they
+ * an SQL query (analyze/rules/<ID>.sql, runnable in sqlite3 on a loaded
+ * database once the runner's temporary tables and views exist), a check
+ * function, or both.  Rules only add findings; they
  * never print.  The registry (rules.c) lists every rule's table; `rdma-
  * analyze rules` prints it and the rule reference is generated from it.
  *
@@ -22,6 +24,19 @@
 
 enum severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
 
+/* the layers, in the report's order (the columns of its grid); their
+ * names, as findings.layer and `rules` spell them, are layer_name()'s
+ * table in rules.c */
+enum layer {
+	LAYER_HCA, LAYER_KERNEL, LAYER_SM, LAYER_VERBS, LAYER_PERF, LAYER_APP,
+	LAYER_FLEET, LAYER_HISTORY, LAYER_PAIRS, LAYER_EVIDENCE,
+	LAYER_COUNT
+};
+
+const char *layer_name(enum layer l);
+/* the layer of that name, or -1 */
+int layer_find(const char *name);
+
 struct rctx {
 	sqlite3 *db;
 	const struct rule *rule;
@@ -29,13 +44,13 @@ struct rctx {
 
 struct rule {
 	const char *id;
-	const char *layer;	/* hca kernel sm verbs perf app evidence fleet */
+	enum layer layer;
 	int severity;
 	const char *title;
 	const char *needs;	/* comma-separated sources */
 	const char *evidence;	/* what it reads, for `rules` and the docs */
 	const char *remediation;
-	const char *sql;
+	int sql;	/* 1: its query is analyze/rules/<id>.sql (rule_sql()) */
 	int (*check)(struct rctx *rc);	/* over todo_rule; 0 or -1 */
 	/* non-NULL: the rule reads what only mlx5 reports (this text says
 	 * what); a bundle without an mlx5 device is skipped with the
@@ -51,6 +66,14 @@ extern const struct rule rules_history[];	/* rules-history.c */
 extern const struct rule rules_pairs[];	/* rules-pairs.c */
 extern const struct rule rules_counters[];	/* rules-counters.c */
 extern const struct rule rules_klog_extra[];	/* rules-klog-extra.c */
+
+/* generated from analyze/rules/ by the Makefile ($(BUILD)/gen/rules-sql.c):
+ * each <ID>.sql as id, text pairs, NULL-terminated; the lower-case files
+ * are the temporary views the runner creates before the rules run */
+extern const char *const rules_sql[];
+extern const char *const rules_sql_views[];
+/* the text of analyze/rules/<id>.sql, or NULL */
+const char *rule_sql(const char *id);
 
 /* all rules, in report order; NULL-terminated */
 const struct rule *const *rules_all(void);
