@@ -182,7 +182,7 @@ int pic_timelines(struct html *h)
 	while (n < TL_NODES && sqlite3_step(s) == SQLITE_ROW) {
 		nodes[n].idx = sqlite3_column_int(s, 0);
 		nodes[n].node_id = sqlite3_column_int64(s, 1);
-		nodes[n++].name = xstrdup(html_col(s, 2));
+		nodes[n++].name = xstrdup(db_col(s, 2));
 	}
 	db_done(s);
 	for (i = 0; i < n; i++) {

@@ -71,7 +71,7 @@ static void heat_release(struct heat *m)
 static char *dup_or_null(sqlite3_stmt *s, int i)
 {
 	return sqlite3_column_type(s, i) == SQLITE_NULL ? NULL :
-	       xstrdup(html_col(s, i));
+	       xstrdup(db_col(s, i));
 }
 
 /* the hosts in leaf order, numbered in temp table html_ph */
@@ -99,7 +99,7 @@ static int load_hosts(struct heat *m)
 			a = a ? 2 * a : 64;
 			m->host = xrealloc(m->host, (size_t)a * sizeof(*m->host));
 		}
-		m->host[m->n].name = xstrdup(html_col(s, 0));
+		m->host[m->n].name = xstrdup(db_col(s, 0));
 		m->host[m->n].leaf = dup_or_null(s, 1);
 		m->host[m->n].node = dup_or_null(s, 2);
 		db_exec(db, "INSERT OR IGNORE INTO html_ph VALUES (?, ?)", "si",
@@ -125,8 +125,8 @@ static void load_suspects(struct heat *m)
 
 		if (r != m->nsus + 1)
 			break;
-		m->sus[r].rule = xstrdup(html_col(s, 1));
-		m->sus[r].comp = xstrdup(html_col(s, 2));
+		m->sus[r].rule = xstrdup(db_col(s, 1));
+		m->sus[r].comp = xstrdup(db_col(s, 2));
 		m->sus[r].node = dup_or_null(s, 3);
 		m->sus[r].host = dup_or_null(s, 4);
 		m->nsus = r;
@@ -461,9 +461,9 @@ static void suspects_list(struct heat *m)
 		fputs(r++ ? "" : "<ol class=\"suspects\">", out);
 		fputs("<li>", out);
 		a = k > 0 && k <= m->nsus ? open_link(m, k, -1) : 0;
-		html_esc(out, html_col(s, 1));
+		html_esc(out, db_col(s, 1));
 		fputs(a ? "</a> " : " ", out);
-		html_esc(out, html_col(s, 2));
+		html_esc(out, db_col(s, 2));
 		fprintf(out, " <span class=\"muted\">(%d failing, %d passing "
 			"pairs cross it%s)</span></li>", sqlite3_column_int(s, 3),
 			sqlite3_column_int(s, 4), sqlite3_column_int(s, 5) ?
@@ -501,9 +501,9 @@ int pic_pairs(struct html *h)
 			"%s, topology %s. ", (long long)sqlite3_column_int64(s, 0),
 			(long long)sqlite3_column_int64(s, 1),
 			(long long)sqlite3_column_int64(s, 2), m.n,
-			strcmp(html_col(s, 3), "tomography") ? "best" :
-			"tomography", !strcmp(html_col(s, 4), "fabric") ?
-			"fabric scan" : !strcmp(html_col(s, 4), "mad") ? "mad" :
+			strcmp(db_col(s, 3), "tomography") ? "best" :
+			"tomography", !strcmp(db_col(s, 4), "fabric") ?
+			"fabric scan" : !strcmp(db_col(s, 4), "mad") ? "mad" :
 			"none");
 	db_done(s);
 	fprintf(out, "%s <span class=\"key c-fail\">failed</span> <span "

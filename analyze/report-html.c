@@ -55,13 +55,6 @@
 /* PCIe picture: every HCA up to this many, else the degraded ones */
 #define PCIE_ROWS 48
 
-const char *html_col(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? s : "";
-}
-
 /* ---------------------------------------------------------- escaping */
 
 /* HTML text or a double-quoted attribute value (also inside SVG).  C0
@@ -232,13 +225,13 @@ static void data_json(struct html *h, struct buf *out)
 	json_arr_open(&j, "rem");
 	s = db_query(h->db, "SELECT text FROM html_rem ORDER BY id", NULL);
 	while (sqlite3_step(s) == SQLITE_ROW)
-		json_str(&j, NULL, html_col(s, 0));
+		json_str(&j, NULL, db_col(s, 0));
 	db_done(s);
 	json_arr_close(&j);
 	json_arr_open(&j, "reasons");
 	s = db_query(h->db, "SELECT text FROM html_reason ORDER BY id", NULL);
 	while (sqlite3_step(s) == SQLITE_ROW)
-		json_str(&j, NULL, html_col(s, 0));
+		json_str(&j, NULL, db_col(s, 0));
 	db_done(s);
 	json_arr_close(&j);
 
@@ -253,15 +246,15 @@ static void data_json(struct html *h, struct buf *out)
 		int64_t bid = sqlite3_column_int64(s, 0);
 
 		json_arr_open(&j, NULL);
-		json_str(&j, NULL, html_col(s, 1));
-		json_str(&j, NULL, html_col(s, 2));
-		json_str(&j, NULL, html_col(s, 3));
+		json_str(&j, NULL, db_col(s, 1));
+		json_str(&j, NULL, db_col(s, 2));
+		json_str(&j, NULL, db_col(s, 3));
 		json_int(&j, NULL, sqlite3_column_int(s, 4));
 		sk = db_query(h->db, "SELECT rule FROM skipped WHERE bundle_id = ?",
 			      "i", bid);
 		memset(nsk, 0, sizeof(nsk));
 		while (sqlite3_step(sk) == SQLITE_ROW) {
-			const struct rule *r1 = rule_find(html_col(sk, 0));
+			const struct rule *r1 = rule_find(db_col(sk, 0));
 
 			if (r1)
 				nsk[r1->layer]++;
@@ -293,15 +286,15 @@ static void data_json(struct html *h, struct buf *out)
 		ev_fid = sqlite3_column_int64(e, 0);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		int64_t fid = sqlite3_column_int64(s, 0);
-		int layer = layer_find(html_col(s, 3));
+		int layer = layer_find(db_col(s, 3));
 
 		json_arr_open(&j, NULL);
 		json_int(&j, NULL, sqlite3_column_int(s, 1));
 		json_int(&j, NULL, sqlite3_column_int(s, 2));
 		json_int(&j, NULL, layer < 0 ? 0 : layer);
-		json_str(&j, NULL, html_col(s, 4));
-		json_str(&j, NULL, html_col(s, 5));
-		json_str(&j, NULL, html_col(s, 6));
+		json_str(&j, NULL, db_col(s, 4));
+		json_str(&j, NULL, db_col(s, 5));
+		json_str(&j, NULL, db_col(s, 6));
 		json_arr_open(&j, NULL);
 		while (have_ev && ev_fid < fid) {
 			have_ev = sqlite3_step(e) == SQLITE_ROW;
@@ -309,8 +302,8 @@ static void data_json(struct html *h, struct buf *out)
 		}
 		while (have_ev && ev_fid == fid) {
 			json_arr_open(&j, NULL);
-			json_str(&j, NULL, html_col(e, 1));
-			json_str(&j, NULL, html_col(e, 2));
+			json_str(&j, NULL, db_col(e, 1));
+			json_str(&j, NULL, db_col(e, 2));
 			json_arr_close(&j);
 			have_ev = sqlite3_step(e) == SQLITE_ROW;
 			ev_fid = have_ev ? sqlite3_column_int64(e, 0) : -1;
@@ -331,7 +324,7 @@ static void data_json(struct html *h, struct buf *out)
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		json_arr_open(&j, NULL);
 		json_int(&j, NULL, sqlite3_column_int(s, 0));
-		json_str(&j, NULL, html_col(s, 1));
+		json_str(&j, NULL, db_col(s, 1));
 		json_int(&j, NULL, sqlite3_column_int(s, 2));
 		json_arr_close(&j);
 	}
@@ -511,7 +504,7 @@ static void node_views(struct html *h, struct json *j, int64_t bid,
 		struct jv *doc;
 		int ok;
 
-		argv[1] = (char *)html_col(s, 0);
+		argv[1] = (char *)db_col(s, 0);
 		if (strchr(argv[1], '/'))
 			continue;
 		snprintf(path, sizeof(path), "rdma-collect/ethtool/%s.json", argv[1]);
@@ -546,7 +539,7 @@ static void views_json(struct html *h, struct buf *out)
 		     "DESC, n.id", NULL);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		int64_t k = sqlite3_column_int64(s, 0);
-		const char *file = html_col(s, 2);
+		const char *file = db_col(s, 2);
 		struct bundle_r *b = NULL;
 		struct json one;
 		char err[256];
@@ -620,7 +613,7 @@ static void header(struct html *h)
 			     "b.hostname", NULL);
 		while (sqlite3_step(s) == SQLITE_ROW) {
 			fputs(i++ ? ", " : ": ", h->out);
-			html_esc(h->out, html_col(s, 0));
+			html_esc(h->out, db_col(s, 0));
 		}
 		db_done(s);
 	}
@@ -672,9 +665,9 @@ static void top_problems(struct html *h)
 		     "report_bundles) GROUP BY f.rule ORDER BY sev DESC, "
 		     "count(DISTINCT f.bundle_id) DESC, f.rule", NULL);
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		const struct rule *r = rule_find(html_col(s, 0));
+		const struct rule *r = rule_find(db_col(s, 0));
 		int sev = sqlite3_column_int(s, 1), shown = 0;
-		char *names = xstrdup(html_col(s, 4)), *p, *save = NULL;
+		char *names = xstrdup(db_col(s, 4)), *p, *save = NULL;
 
 		if (!rows++)
 			fputs("<div><h2>What is wrong</h2>\n<div class=\"topwrap\">"
@@ -683,13 +676,13 @@ static void top_problems(struct html *h)
 			      "</tr>\n", out);
 		fprintf(out, "<tr><td class=\"b-%d\">%s</td><td><a href=\"#/", sev,
 			severity_name(sev));
-		html_frag(out, html_col(s, 0));
+		html_frag(out, db_col(s, 0));
 		fputs("\">", out);
-		html_esc(out, html_col(s, 0));
+		html_esc(out, db_col(s, 0));
 		fputs("</a> ", out);
 		html_esc(out, r ? r->title : "");
 		fprintf(out, " <span class=\"muted\">(%s)</span></td><td>%lld: ",
-			html_col(s, 2), (long long)sqlite3_column_int64(s, 3));
+			db_col(s, 2), (long long)sqlite3_column_int64(s, 3));
 		/* hostnames holding commas would split here: only the link
 		 * text is affected, and both halves stay escaped */
 		for (p = strtok_r(names, ",", &save); p && shown < 12;
@@ -697,7 +690,7 @@ static void top_problems(struct html *h)
 			fputs(shown ? ", <a href=\"#" : "<a href=\"#", out);
 			html_frag(out, p);
 			fputc('/', out);
-			html_frag(out, html_col(s, 0));
+			html_frag(out, db_col(s, 0));
 			fputs("\">", out);
 			html_esc(out, p);
 			fputs("</a>", out);
@@ -731,9 +724,9 @@ static void not_checked(struct html *h)
 			      "</th><th>why</th><th>checks</th></tr>\n", out);
 		fprintf(out, "<tr><td>%lld of %d</td><td>",
 			(long long)sqlite3_column_int64(s, 2), h->nodes);
-		html_esc(out, html_col(s, 0));
+		html_esc(out, db_col(s, 0));
 		fputs("</td><td>", out);
-		html_esc(out, html_col(s, 1));
+		html_esc(out, db_col(s, 1));
 		fputs("</td></tr>\n", out);
 	}
 	db_done(s);
@@ -845,13 +838,13 @@ static int pic_pcie(struct html *h)
 		int isl = sqlite3_column_int(s, 7);
 		char label[600], what[128];
 
-		snprintf(label, sizeof(label), "%s %s%s%s", html_col(s, 0), html_col(s, 1),
-			 *html_col(s, 2) ? " " : "", html_col(s, 2));
+		snprintf(label, sizeof(label), "%s %s%s%s", db_col(s, 0), db_col(s, 1),
+			 *db_col(s, 2) ? " " : "", db_col(s, 2));
 		snprintf(what, sizeof(what), "%gGT/s x%d of %gGT/s x%d",
 			 sqlite3_column_double(s, 5), sqlite3_column_int(s, 6),
 			 sqlite3_column_double(s, 3), sqlite3_column_int(s, 4));
 		fputs("<a href=\"#", out);
-		html_frag(out, html_col(s, 0));
+		html_frag(out, db_col(s, 0));
 		fputs(isl ? "/PCIE_LINK_DEGRADED\">" : "/\">", out);
 		fputs("<title>", out);
 		html_esc(out, label);
@@ -900,13 +893,13 @@ static int bar_chart(struct html *h, const char *id, const char *caption,
 	/* rows: group, value, count, nodes; ordered by group, count desc */
 	s = db_query(h->db, sql, NULL);
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		int first = !prev || strcmp(prev, html_col(s, 0));
+		int first = !prev || strcmp(prev, db_col(s, 0));
 		int64_t n = sqlite3_column_int64(s, 2);
 		char label[600], num[96];
 
 		free(prev);
-		prev = xstrdup(html_col(s, 0));
-		snprintf(label, sizeof(label), "%s  %s", html_col(s, 0), html_col(s, 1));
+		prev = xstrdup(db_col(s, 0));
+		snprintf(label, sizeof(label), "%s  %s", db_col(s, 0), db_col(s, 1));
 		snprintf(num, sizeof(num), "%lld (%lld node%s)", (long long)n,
 			 (long long)sqlite3_column_int64(s, 3),
 			 sqlite3_column_int64(s, 3) == 1 ? "" : "s");

@@ -21,8 +21,6 @@ struct html {
 	int nodes;
 };
 
-/* a column's text, "" for NULL */
-const char *html_col(sqlite3_stmt *st, int i);
 /* HTML text or a quoted attribute value (inline SVG too) */
 void html_esc(FILE *out, const char *s);
 /* one part of a #node/rule fragment, percent-encoded */
