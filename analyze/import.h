@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "breader.h"
+#include "sources.h"
 
 struct imp;			/* a bundle under construction */
 
@@ -47,13 +48,14 @@ typedef int (*imp_parse_fn)(struct imp *im, const char *text, size_t len,
  * and is passed as arg.  A name is a hint: recognize (NULL: by name only)
  * tells the tool's text by its content, so a file named anything, or a
  * part of a pasted ticket, still reaches its reader.  source: the
- * rdma-collect source the evidence belongs to ("sysfs", "verbs", "pci",
- * ...); the import marks it "ok" (or "partial") in the manifest.  fix:
+ * rdma-collect source the evidence belongs to (SOURCE_SYSFS, SOURCE_VERBS,
+ * ... of include/sources.h); the import marks it "ok" (or "partial") in
+ * the manifest.  fix:
  * what the user would give to have it read ("the output of ibstat"). */
 struct imp_reader {
 	const char *tool;	/* "ibstat": for messages and docs */
 	const char *names;	/* "ibstat|ibstat_*" */
-	const char *source;
+	enum source_id source;
 	int (*recognize)(const char *text, size_t len);
 	imp_parse_fn parse;
 	const char *fix;
@@ -175,7 +177,7 @@ int imp_ibdev_pci(struct imp *im, const char *ibdev, const char *bdf,
 
 /* The manifest: a source's status ("ok", "partial", "absent") and reason.
  * Every source starts "absent" with the reason "not in this <kind>". */
-void imp_source(struct imp *im, const char *source, const char *status,
+void imp_source(struct imp *im, enum source_id source, const char *status,
 		const char *reason);
 /* identity facts: "hostname", "kernel_release", "boot_id", "machine_id",
  * "collected_at" (ISO 8601 UTC), "uptime_s"; the first value given wins */

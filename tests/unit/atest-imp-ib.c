@@ -179,7 +179,8 @@ __attribute__((weak)) int imp_ibdev_pci(struct imp *im, const char *ibdev,
 	return imp_link(im, p, bdf, origin);
 }
 
-__attribute__((weak)) void imp_source(struct imp *im, const char *source,
+__attribute__((weak)) void imp_source(struct imp *im,
+				      enum source_id source,
 				      const char *status, const char *reason)
 {
 	(void)im, (void)source, (void)status, (void)reason;
