@@ -1579,24 +1579,40 @@ static int is_outputs(const struct imp_input *in)
 	return 1;
 }
 
-/* The kinds, tried in order; the first whose detector says yes is the
- * input's kind.  feed NULL: every file through imp_feed.  content: the
- * readers are chosen by content too, and every file no reader took is
- * named (INPUT_UNREAD); a sos report's thousands of other files are only
+/* The kinds (their names and texts: IMP_KINDS of import.h), tried in
+ * that order; the first whose detector says yes is the input's kind.
+ * feed NULL: every file through imp_feed.  content: the readers are
+ * chosen by content too, and every file no reader took is named
+ * (INPUT_UNREAD); a sos report's thousands of other files are only
  * counted. */
 static const struct imp_kind {
-	const char *name;	/* the manifest's import.kind */
-	const char *text;	/* as a skip reason names it */
+	enum imp_kind_id id;
 	int (*detect)(const struct imp_input *in);
 	int (*feed)(struct imp *im, const struct imp_in *v, size_t n);
 	int content;
-} kinds[] = {
-	{ "sos", "sos report", is_sos, NULL, 0 },
-	{ "sysinfo-snapshot", "sysinfo-snapshot", is_sysinfo,
-	  imp_kind_sysinfo, 0 },
-	{ "ibdiagnet", "ibdiagnet output", is_ibdiag, imp_kind_ibdiag, 0 },
-	{ "outputs", "folder of command outputs", is_outputs, NULL, 1 },
+} kinds[IMP_KIND_NR] = {
+	[IMP_KIND_SOS] = { IMP_KIND_SOS, is_sos, NULL, 0 },
+	[IMP_KIND_SYSINFO] = { IMP_KIND_SYSINFO, is_sysinfo,
+			       imp_kind_sysinfo, 0 },
+	[IMP_KIND_IBDIAG] = { IMP_KIND_IBDIAG, is_ibdiag, imp_kind_ibdiag, 0 },
+	[IMP_KIND_OUTPUTS] = { IMP_KIND_OUTPUTS, is_outputs, NULL, 1 },
 };
+
+static const char *const kind_names[IMP_KIND_NR][2] = {
+#define IMP_KIND_ROW(id, name, text) [IMP_KIND_##id] = { name, text },
+	IMP_KINDS(IMP_KIND_ROW)
+#undef IMP_KIND_ROW
+};
+
+const char *imp_kind_name(enum imp_kind_id k)
+{
+	return (unsigned)k < IMP_KIND_NR ? kind_names[k][0] : "";
+}
+
+const char *imp_kind_text(enum imp_kind_id k)
+{
+	return (unsigned)k < IMP_KIND_NR ? kind_names[k][1] : "";
+}
 
 /* the kind, from the names alone (content, never a flag) */
 static const struct imp_kind *kind_of(const struct imp_input *in)
@@ -1632,7 +1648,7 @@ static const char *detect(const char *path, int *read, char *err,
 		return NULL;
 	if ((*read = imp_read(path, NULL, 1, &in, err, errlen)) < 0)
 		return NULL;
-	kind = kind_of(&in) ? kind_of(&in)->name : NULL;
+	kind = kind_of(&in) ? imp_kind_name(kind_of(&in)->id) : NULL;
 	imp_input_release(&in);
 	return kind;
 }
@@ -2274,12 +2290,12 @@ int imp_open(const char *path, const struct br_limits *lim,
 			 "evidence rdma-analyze can import");
 		goto out;
 	}
-	im.kind = im.kd->name;
+	im.kind = imp_kind_name(im.kd->id);
 	im.content = im.kd->content;
 	for (i = 0; i < SOURCE_NR; i++) {
 		snprintf(im.src[i].status, sizeof(im.src[i].status), "absent");
 		buf_reset(&man);
-		buf_addf(&man, "not in this %s", im.kd->text);
+		buf_addf(&man, "not in this %s", imp_kind_text(im.kd->id));
 		carriers(&man, (enum source_id)i);
 		im.src[i].reason = xstrdup(man.buf);
 	}

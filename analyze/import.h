@@ -221,6 +221,38 @@ int imp_feed(struct imp *im, const char *name, const char *data, size_t len);
 int imp_kind_sysinfo(struct imp *im, const struct imp_in *v, size_t n);
 int imp_kind_ibdiag(struct imp *im, const struct imp_in *v, size_t n);
 
+/* --- the kinds (import.c) --- */
+
+/* The kinds of input import reads, in the order detection tries them.
+ * X(ID, name, text): name is what is stored (the manifest's import.kind,
+ * the imports table's kind: schema/004-import.sql), text how a message
+ * names one ("not in this sos report").  A new kind is a row here and
+ * its detector (and feeder, if any) in import.c's kinds[]. */
+#define IMP_KINDS(X)							\
+	X(SOS, "sos", "sos report")					\
+	X(SYSINFO, "sysinfo-snapshot", "sysinfo-snapshot")		\
+	X(IBDIAG, "ibdiagnet", "ibdiagnet output")			\
+	X(OUTPUTS, "outputs", "folder of command outputs")
+
+enum imp_kind_id {
+#define IMP_KIND_ENUM(id, name, text) IMP_KIND_##id,
+	IMP_KINDS(IMP_KIND_ENUM)
+#undef IMP_KIND_ENUM
+	IMP_KIND_NR
+};
+
+/* "sos" and "sos report" for IMP_KIND_SOS ("" past the table) */
+const char *imp_kind_name(enum imp_kind_id k);
+const char *imp_kind_text(enum imp_kind_id k);
+
+/* An SQL expression: the text of the kind the SQL expression e (a string
+ * literal of C) holds, e itself for a kind the table does not have:
+ * "'no port counters in this ' || " IMP_KIND_TEXT_SQL("i.kind").  A
+ * literal, so a statement using it is still whole at compile time. */
+#define IMP_KIND_WHEN_SQL(id, name, text) " WHEN '" name "' THEN '" text "'"
+#define IMP_KIND_TEXT_SQL(e)						\
+	"(CASE " e IMP_KINDS(IMP_KIND_WHEN_SQL) " ELSE " e " END)"
+
 /* --- the entry point (import.c) --- */
 
 /* Is path something import can read (a folder or archive of a known kind,
