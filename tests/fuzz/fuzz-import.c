@@ -1,4 +1,4 @@
-/* fuzz-import: the import parsers (analyze/imp-*.c), every row of the
+/* fuzz-import: the import parsers (analyze/import/imp-*.c), every row of the
  * parser tables of import.h and the sysinfo-snapshot page.  The first
  * input byte picks the row; the rest is written, under a name the row's
  * pattern matches, into a folder that imp_open() then reads as a folder

@@ -1,4 +1,4 @@
-/* atest-imp-ib: the InfiniBand tool parsers of analyze/imp-ib.c.
+/* atest-imp-ib: the InfiniBand tool parsers of analyze/import/imp-ib.c.
  *
  * Round trip: each view of a sample bundle (ibv_devinfo -v, ibstat,
  * show_gids, ibdev2netdev, ls-infiniband) is parsed back and the view of
@@ -6,7 +6,7 @@
  * their sources below) give the values rdma-collect stores.  Hostile and
  * foreign text: nothing is added.
  *
- * Until analyze/import.c is linked, a small builder of our own (weak
+ * Until analyze/import/import.c is linked, a small builder of our own (weak
  * symbols below, the same contract as import.h) holds the entries and
  * becomes a bundle_r; with import.c the real builder is used through
  * imp_open on a folder.
