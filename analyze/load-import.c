@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "buf.h"
-#include "import.h"
 #include "load.h"
 #include "log.h"
 

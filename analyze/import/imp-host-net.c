@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "imp-host.h"
+#include "imp.h"
 #include "json.h"
 #include "jsonp.h"
 #include "util.h"

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "imp-host.h"
+#include "imp.h"
 #include "pciids.h"
 #include "pcicfg.h"
 #include "util.h"

@@ -79,7 +79,7 @@
 #include <time.h>
 
 #include "buf.h"
-#include "import.h"
+#include "imp.h"
 #include "json.h"
 #include "jsonp.h"
 #include "log.h"

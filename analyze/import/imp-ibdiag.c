@@ -63,7 +63,7 @@
 #include <strings.h>
 
 #include "buf.h"
-#include "import.h"
+#include "imp.h"
 #include "json.h"
 #include "util.h"
 

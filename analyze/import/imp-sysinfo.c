@@ -61,7 +61,7 @@
 #include <time.h>
 
 #include "buf.h"
-#include "import.h"
+#include "imp.h"
 #include "log.h"
 #include "util.h"
 

@@ -1,4 +1,4 @@
-/* import-readers: the one table of import's readers (import.h).  Each
+/* import-readers: the one table of import's readers (imp.h).  Each
  * row names a tool, the file and command names that hint at it, the
  * collector source its evidence belongs to, a recognizer of its text and
  * its parser (imp-ib.c, imp-host*.c, imp-ibdiag.c, imp-rdma.c).
@@ -16,8 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "import.h"
-#include "imp-host.h"
+#include "imp.h"
 #include "nccl.h"
 #include "perftest.h"
 #include "util.h"

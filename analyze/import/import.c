@@ -1,5 +1,5 @@
 /* import: sos reports, sysinfo-snapshots, ibdiagnet folders and pasted
- * outputs read as bundles (see import.h): detection, the builder, the
+ * outputs read as bundles (see imp.h): detection, the builder, the
  * generic rule, the synthesized manifest, the bundle_r handed over. */
 #include <ctype.h>
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include "buf.h"
 #include "bundle.h"
 #include "grepchain.h"
-#include "import.h"
+#include "imp.h"
 #include "json.h"
 #include "log.h"
 #include "sha256.h"

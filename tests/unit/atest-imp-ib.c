@@ -7,7 +7,7 @@
  * foreign text: nothing is added.
  *
  * Until analyze/import/import.c is linked, a small builder of our own (weak
- * symbols below, the same contract as import.h) holds the entries and
+ * symbols below, the same contract as import/imp.h) holds the entries and
  * becomes a bundle_r; with import.c the real builder is used through
  * imp_open on a folder.
  *
@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "breader.h"
-#include "import.h"
+#include "import/imp.h"
 #include "log.h"
 #include "t.h"
 #include "util.h"
