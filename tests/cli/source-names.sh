@@ -2,7 +2,8 @@
 # The collector runs exactly its rows, in its order (tests/unit/test-
 # sources.c holds each descriptor's name to it); every name the analyzer
 # spells -- a rule's needs, SQL asking the sources table for one, a
-# loader asking the manifest -- is one of them.
+# loader asking the manifest -- is one of them; the man page and the
+# README list them in the table's order.
 names=$(sed -n 's/^	X([A-Z_]*, \([a-z_]*\)).*/\1/p' "$TOP/include/sources.h")
 check "the table: 17 sources or more" test "$(echo "$names" | wc -l)" -ge 17
 check_eq "rdma-collect --list-sources: the table, in its order" \
@@ -34,3 +35,12 @@ known "SQL on the sources table" $(printf '%s\n' "$c" |
 known "the loaders' source_status()" $(printf '%s\n' "$c" |
 	grep -o 'source_status([a-z]*, "[a-z_]*")' |
 	sed 's/.*"\(.*\)")$/\1/' | sort -u)
+
+# the lists the man page and README.md give, in the table's order
+check_eq "rdma-collect.8's SOURCES: the table, in its order" \
+	"$(sed -n '/^\.SH SOURCES/,/\.$/p' "$TOP/collect/rdma-collect.8" |
+	   sed 1d | tr ',.' '\n\n' | tr -d ' ' | grep .)" "$names"
+check_eq "README.md's sources: the table, in its order" \
+	"$(sed -n '/^Sources (in the order they run): /,/)\. /p' "$TOP/README.md" |
+	   sed 's/^Sources (in the order they run)://; s/([^)]*)//g; s/\. .*//' |
+	   tr ',' '\n' | tr -d ' ' | grep .)" "$names"
