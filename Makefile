@@ -38,7 +38,7 @@ PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS))
 CFLAGS     ?= -O2 -g
 WARN       := -std=c11 -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
               -Wmissing-prototypes -Wvla
-ALL_CFLAGS = $(WARN) $(FILE_WARN) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) \
+ALL_CFLAGS = $(WARN) $(FILE_WARN) $(DIR_INC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) \
               $(PKG_CFLAGS) $(LINK_CFLAGS) -Iinclude -D_GNU_SOURCE \
               -DVERSION=\"$(VERSION)\" -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_LDFLAGS)
@@ -78,7 +78,7 @@ endif
 
 COMMON_SRC  := $(sort $(wildcard include/*.c))
 COLLECT_SRC := $(sort $(wildcard collect/*.c))
-ANALYZE_SRC := $(sort $(wildcard analyze/*.c))
+ANALYZE_SRC := $(sort $(wildcard analyze/*.c analyze/import/*.c))
 UNIT_SRC    := $(sort $(wildcard tests/unit/test-*.c))
 TOOL_SRC    := $(sort $(wildcard tests/tools/*.c))
 
@@ -103,6 +103,8 @@ all: $(BUILD)/rdma-collect $(BUILD)/rdma-analyze
 # the analyzer builds paths from bundle contents with snprintf: a path cut
 # by the buffer simply is not found in the bundle, which is the intent
 $(BUILD)/obj/analyze/%.o: FILE_WARN := -Wno-format-truncation
+# the import (analyze/import/) includes the analyzer's headers by name
+$(BUILD)/obj/analyze/import/%.o: DIR_INC := -Ianalyze
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -5,18 +5,9 @@
  * cannot supply is simply absent, and the checks that needed it are
  * skipped with the reason the synthesized manifest gives.
  *
- * The pieces:
- *  - import.c: detection of the kind, reading the input (archive or
- *    folder) into memory under the bundle limits, the builder below, the
- *    synthesized manifest, provenance (which input file each entry came
- *    from), and the table of parsers.
- *  - one parser per tool output (imp-ib.c, imp-host.c, imp-sysinfo.c,
- *    imp-ibdiag.c, ...): text in, bundle entries out, through the builder.
- *
- * Strength: an entry copied from a raw file (sos keeps copies of sysfs and
- * /proc) is IMP_RAW; one derived from a tool's text is IMP_DERIVED.  A raw
- * entry always wins over a derived one at the same path, whatever order
- * they arrive in; between two of the same strength the later one wins.
+ * This header is what the rest of the analyzer uses: the kinds, opening
+ * an input as a bundle, the provenance of its paths.  The import itself
+ * is the folder analyze/import/, its internals in analyze/import/imp.h.
  */
 #ifndef RDMA_ANALYZE_IMPORT_H
 #define RDMA_ANALYZE_IMPORT_H
@@ -25,199 +16,37 @@
 
 #include "breader.h"
 
-struct imp;			/* a bundle under construction */
+/* --- the kinds (import.c) --- */
 
-enum imp_strength { IMP_DERIVED = 0, IMP_RAW = 1 };
+/* The kinds of input import reads, in the order detection tries them.
+ * X(ID, name, text): name is what is stored (the manifest's import.kind,
+ * the imports table's kind: schema/004-import.sql), text how a message
+ * names one ("not in this sos report").  A new kind is a row here and
+ * its detector (and feeder, if any) in import.c's kinds[]. */
+#define IMP_KINDS(X)							\
+	X(SOS, "sos", "sos report")					\
+	X(SYSINFO, "sysinfo-snapshot", "sysinfo-snapshot")		\
+	X(IBDIAG, "ibdiagnet", "ibdiagnet output")			\
+	X(OUTPUTS, "outputs", "folder of command outputs")
 
-/* A parser: text is NUL-terminated (len bytes); origin names the input
- * file ("sos_commands/infiniband/ibstat", "ethtool -S ens1f0np0.txt") for
- * provenance; arg is what the name pattern's '*' matched (the interface of
- * "ethtool -S IFACE", the device of "mlxlink -d DEV"), or NULL.
- * Returns 0 when it added evidence, 1 when the text is not this tool's
- * output (nothing added; the caller records "not recognized"), -1 on a
- * limit or memory failure (the import fails with the builder's error). */
-typedef int (*imp_parse_fn)(struct imp *im, const char *text, size_t len,
-			    const char *origin, const char *arg);
-
-/* A reader of one tool's output: a row of imp_readers[] (import-
- * readers.c, the one table).  names: '|'-separated patterns matched
- * against the normalized file name, or the normalized command line of a
- * pasted part ("$ ethtool -S ens1 | grep err" reads ethtool_-S_ens1; see
- * imp_normalize); at most one '*', which matches one or more characters
- * and is passed as arg.  A name is a hint: recognize (NULL: by name only)
- * tells the tool's text by its content, so a file named anything, or a
- * part of a pasted ticket, still reaches its reader.  source: the
- * rdma-collect source the evidence belongs to ("sysfs", "verbs", "pci",
- * ...); the import marks it "ok" (or "partial") in the manifest.  fix:
- * what the user would give to have it read ("the output of ibstat"). */
-struct imp_reader {
-	const char *tool;	/* "ibstat": for messages and docs */
-	const char *names;	/* "ibstat|ibstat_*" */
-	const char *source;
-	int (*recognize)(const char *text, size_t len);
-	imp_parse_fn parse;
-	const char *fix;
+enum imp_kind_id {
+#define IMP_KIND_ENUM(id, name, text) IMP_KIND_##id,
+	IMP_KINDS(IMP_KIND_ENUM)
+#undef IMP_KIND_ENUM
+	IMP_KIND_NR
 };
 
-/* every reader, ended by a row with tool == NULL (import-readers.c) */
-extern const struct imp_reader imp_readers[];
+/* "sos" and "sos report" for IMP_KIND_SOS ("" past the table) */
+const char *imp_kind_name(enum imp_kind_id k);
+const char *imp_kind_text(enum imp_kind_id k);
 
-/* the parsers of the table (same contract as imp_parse_fn) */
-#define IMP_PARSER(name) int name(struct imp *im, const char *text, \
-				  size_t len, const char *origin, const char *arg)
-IMP_PARSER(ib_devinfo);		/* imp-ib.c */
-IMP_PARSER(ib_ibstat);
-IMP_PARSER(ib_ibstatus);
-IMP_PARSER(ib_show_gids);
-IMP_PARSER(ib_ibv_devices);
-IMP_PARSER(ib_ibdev2netdev);
-IMP_PARSER(ib_ls_infiniband);
-IMP_PARSER(ib_sminfo);
-IMP_PARSER(ib_perfquery);
-IMP_PARSER(ib_iblinkinfo);
-IMP_PARSER(fab_ibnetdiscover);	/* imp-fabric-text.c */
-IMP_PARSER(fab_ibswitches);
-IMP_PARSER(fab_ibqueryerrors);
-IMP_PARSER(rdma_link);		/* imp-rdma.c */
-IMP_PARSER(rdma_dev);
-IMP_PARSER(rdma_statistic);
-IMP_PARSER(rdma_res);
-IMP_PARSER(rdma_fi_info);
-IMP_PARSER(ih_lspci);		/* imp-host-pci.c */
-IMP_PARSER(ih_lsmod);		/* imp-host.c */
-IMP_PARSER(ih_dmesg);
-IMP_PARSER(ih_ulimit_soft);
-IMP_PARSER(ih_ulimit_hard);
-IMP_PARSER(ih_meminfo);
-IMP_PARSER(ih_cmdline);
-IMP_PARSER(ih_limits_conf);
-IMP_PARSER(ih_mlxlink);
-IMP_PARSER(ih_mst_status);
-IMP_PARSER(ih_nccl_conf);
-IMP_PARSER(ih_attachment);
-IMP_PARSER(ih_ethtool_stats);	/* imp-host-net.c */
-IMP_PARSER(ih_ethtool_rates);
-IMP_PARSER(ih_ethtool_drvinfo);
-IMP_PARSER(ih_ethtool_pause);
-IMP_PARSER(ih_ethtool_link);
-IMP_PARSER(ih_dcb_pfc);
-IMP_PARSER(ih_mlnx_qos);
-IMP_PARSER(ih_ip);
-IMP_PARSER(ibdiag_dbcsv);	/* imp-ibdiag.c */
-IMP_PARSER(ibdiag_log);		/* imp-ibdiag-log.c */
-IMP_PARSER(imp_rd_hostname);	/* import.c */
-IMP_PARSER(imp_rd_uname);
-IMP_PARSER(imp_rd_uptime);
-#undef IMP_PARSER
-/* imp-ib.c: is s[0..n) the name of a /dev/infiniband node (uverbsN,
- * umadN, issmN, ucmN, rdma_cm)? */
-int ib_devnode_name(const char *s, size_t n);
-
-/* A parser that takes a text but leaves part of it out says why: the
- * input is then reported as read in part (INPUT_UNREAD names it, with
- * the reason), never as read whole.  Also kept in the manifest's notes. */
-void imp_dropped(struct imp *im, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* A parser that took a text which shows nothing, and that nothing is
- * the fact (show_gids' "n_gids_found=0"), says so: an import of only
- * such inputs is still evidence read, not "nothing was read". */
-void imp_empty(struct imp *im);
-
-/* A kind's own feeder (ibdiagnet's folder) reading one of its files
- * with a reader: listed as that reader's input like a folder's file.
- * imp_reading before the parse (drops while it reads make the input
- * partial), imp_read_done after: rc 0 read, > 0 not read (why says
- * why), < 0 failed (the import fails anyway). */
-void imp_reading(struct imp *im, const char *file, const char *tool);
-void imp_read_done(struct imp *im, int rc, const char *why);
-
-/* A file name as the parser tables see it: the last path part, without a
- * trailing ".txt", ".out" or ".log", every run of spaces and underscores
- * made one '_', so "ethtool -S ens1f0np0.txt", "ethtool_-S_ens1f0np0" and
- * sos's "ethtool_-S_ens1f0np0" all read "ethtool_-S_ens1f0np0".  out has
- * room for n bytes; returns out. */
-char *imp_normalize(const char *name, char *out, size_t n);
-
-/* --- the builder (import.c) --- */
-
-/* add a file at a bundle path ("sys/class/infiniband/mlx5_0/fw_ver"); the
- * bytes are copied.  0, or -1 when a limit is reached (then the import
- * fails with one line). */
-int imp_put(struct imp *im, const char *path, const char *data, size_t len,
-	    const char *origin, enum imp_strength s);
-/* the same with the content printf-formatted (derived) */
-int imp_putf(struct imp *im, const char *origin, const char *path,
-	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* a folder at path, empty unless entries go below it: what a tool
- * showed empty ("ibstatus: device '*': sys files not found" is an empty
- * sys/class/infiniband), or a thing known to exist and nothing more
- * about it (an RDMA device that fi_info or rdma res names) */
-int imp_dir(struct imp *im, const char *path, const char *origin);
-/* a symlink at path with target text (as the kernel would give it) */
-int imp_link(struct imp *im, const char *path, const char *target,
-	     const char *origin);
-/* what is at path so far (a file's bytes, NUL-terminated), or NULL */
-const char *imp_get(const struct imp *im, const char *path, size_t *len);
-/* the input an entry came from ("" if none) */
-const char *imp_get_origin(const struct imp *im, const char *path);
-/* the names directly under dir so far, sorted; returns the count and a
- * malloc'ed array (the strings belong to the builder) */
-size_t imp_list(const struct imp *im, const char *dir, const char ***names);
-
-/* The PCI function of a device: makes sys/bus/pci/devices/<bdf> a link
- * to the function's folder and returns that folder's bundle path
- * ("sys/devices/pci0000:b0/0000:b1:00.0") in out.  imp_ibdev_pci() also
- * links sys/class/infiniband/<ibdev>/device to it, as the kernel does. */
-const char *imp_pci_dir(struct imp *im, const char *bdf, char *out, size_t n);
-int imp_ibdev_pci(struct imp *im, const char *ibdev, const char *bdf,
-		  const char *origin);
-
-/* The manifest: a source's status ("ok", "partial", "absent") and reason.
- * Every source starts "absent" with the reason "not in this <kind>". */
-void imp_source(struct imp *im, const char *source, const char *status,
-		const char *reason);
-/* identity facts: "hostname", "kernel_release", "boot_id", "machine_id",
- * "collected_at" (ISO 8601 UTC), "uptime_s"; the first value given wins */
-void imp_ident(struct imp *im, const char *key, const char *value);
-/* a remark kept in the manifest's import.notes ("ibstat: port 3: no
- * Rate line") */
-void imp_note(struct imp *im, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* What a fabric tool's text proves about the subnet (imp-fabric-text.c):
- * nodes, a JSON array of rdma-collect/fabric/fabric.json nodes, merged
- * into the stored document -- the same node (GUID, else a LID in common)
- * member by member and port by port, the newer text winning.  A node
- * known only by a LID has no "guid".  0, or -1 on a limit. */
-struct jv;
-int imp_fabric_merge(struct imp *im, const char *origin, const struct jv *nodes);
-
-/* --- inputs and kinds --- */
-
-/* one input file: its name relative to the input's top folder (an
- * archive's single top folder is dropped), its bytes (NUL-terminated) */
-struct imp_in {
-	const char *name;
-	const char *data;
-	size_t len;
-};
-
-/* One input file through the generic rule (import.c): a raw copy of a
- * node file (a name under sys/, proc/, etc/, dev/ as sos keeps them) goes
- * in as IMP_RAW at that path; any other name is normalized and given to
- * the first parser whose pattern matches.  Kinds that cut their own files
- * out of bigger ones (a sysinfo-snapshot HTML page) feed the pieces here
- * under the command's name.  0 parsed or copied, 1 nobody knew it (noted),
- * -1 failure. */
-int imp_feed(struct imp *im, const char *name, const char *data, size_t len);
-
-/* Kind handlers, called by imp_open with every input file (sorted by
- * name) when imp_detect found that kind; each feeds what it recognizes
- * (through imp_feed or the builder) and returns 0, or -1 on failure.
- * "sos" and "outputs" use imp_feed on every file and need no handler. */
-int imp_kind_sysinfo(struct imp *im, const struct imp_in *v, size_t n);
-int imp_kind_ibdiag(struct imp *im, const struct imp_in *v, size_t n);
+/* An SQL expression: the text of the kind the SQL expression e (a string
+ * literal of C) holds, e itself for a kind the table does not have:
+ * "'no port counters in this ' || " IMP_KIND_TEXT_SQL("i.kind").  A
+ * literal, so a statement using it is still whole at compile time. */
+#define IMP_KIND_WHEN_SQL(id, name, text) " WHEN '" name "' THEN '" text "'"
+#define IMP_KIND_TEXT_SQL(e)						\
+	"(CASE " e IMP_KINDS(IMP_KIND_WHEN_SQL) " ELSE " e " END)"
 
 /* --- the entry point (import.c) --- */
 
@@ -250,72 +79,6 @@ int imp_or_br_open(const char *path, const struct br_limits *lim,
 	", 1, length(o.path) + 1) = o.path || '/') ORDER BY o.path DESC " \
 	"LIMIT 1)"
 
-/* --- internal to import*.c --- */
-
-/* an input read whole (import-read.c) */
-struct imp_input {
-	char *top;		/* the dropped top folder, or NULL */
-	struct imp_in *v;	/* regular files, sorted by name */
-	size_t n;
-	struct imp_in *links;	/* symlinks: data is the target text */
-	size_t nlinks;
-	size_t bytes;		/* of all files */
-	size_t ignored;		/* unsafe names, devices, FIFOs, hard links */
-	long long mtime;	/* the newest file's, 0 if unknown */
-};
-
-/* import-text.c: a paste made readable (CR, ANSI escapes, U+00A0, mail
- * quoting undone: what says which), as a malloc'ed copy */
-#define IMP_CLEAN_CR 1
-#define IMP_CLEAN_ANSI 2
-#define IMP_CLEAN_NBSP 4
-#define IMP_CLEAN_QUOTED 8
-char *imp_clean(const char *data, size_t len, size_t *outlen, unsigned *what);
-/* s past its '>' quoting marks and the blanks after each ("> > x" -> "x"):
- * for a reader whose lines were quoted when the rest of the text was not
- * (a README's output quoted under its bare command line) */
-const char *imp_unquoted(const char *s);
-/* ... cut at prompt lines and markdown fences: a part's text is in the
- * cleaned text; command is its prompt's command line (malloc'ed) or NULL */
-struct imp_part {
-	const char *text;
-	size_t len;
-	unsigned line;		/* its first line in the file, from 1 */
-	char *command;
-};
-size_t imp_split(const char *text, size_t len, struct imp_part **parts);
-void imp_parts_free(struct imp_part *v, size_t n);
-/* the name a command line gives its output ("sudo ethtool -S ens1 | grep
- * err" -> "ethtool -S ens1"; "cat /proc/modules" -> "/proc/modules"):
- * 0, or -1 when there is none */
-int imp_command_name(const char *cmd, char *out, size_t n);
-/* is what cmd prints evidence of the kind rdma-analyze checks? */
-int imp_command_relevant(const char *cmd);
-/* is cmd a relevant tool's command whose output no check reads ("ethtool
- * -g IF": ring sizes)? */
-int imp_command_unchecked(const char *cmd);
-
-/* imp-named.c: a paste naming each file it shows (grep's "path:line",
- * head's "==> path <==", a loop's "=== name ===" under the folder its
- * prompt shows; above, alen: the prompt's line, or NULL), cut into
- * those files: 0 with *out (n; path without its leading '/', data the
- * file's text; free with imp_named_free) and *failed the files grep
- * said it could not read, 1 when the text is no such paste */
-struct imp_named {
-	char *path;
-	char *data;
-	size_t len;
-};
-int imp_named_files(const char *text, size_t len, const char *above,
-		    size_t alen, struct imp_named **out, size_t *n,
-		    unsigned *failed);
-void imp_named_free(struct imp_named *v, size_t n);
-
-/* read a folder or an archive under the limits; names_only: no bytes
- * (detection; every data is then "").  0, or -1 with a reason in err. */
-int imp_read(const char *path, const struct br_limits *lim, int names_only,
-	     struct imp_input *in, char *err, size_t errlen);
-void imp_input_release(struct imp_input *in);
 /* what "-" reads: standard input, read whole once by main() (the data
  * must live while inputs are read) */
 void imp_stdin(const char *data, size_t len);

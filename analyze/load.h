@@ -49,8 +49,8 @@ struct extractor {
 
 extern const struct extractor extractors[];
 
-/* the extractors, one file each (load-<name>.c; load_import is the
- * importer's, import-load.c), run in the table's order (load.c) */
+/* the extractors, one file each (load-<name>.c), run in the table's
+ * order (load.c) */
 int load_core(struct ld *l);	/* bundles, nodes, sources: first */
 int load_rdma(struct ld *l);
 int load_pci(struct ld *l);

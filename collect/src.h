@@ -1,9 +1,10 @@
 /* src: the evidence-source plugin interface and the context a source runs in.
  *
- * A source is a descriptor in the registry (registry.c).  The runner forks a
- * child per source; in the child, collect() reads the node through the ctx_*
- * functions below, which send every file, link and note to the parent over
- * a pipe.  collect() never prints and never exits: it returns a SRC_* result
+ * A source is a descriptor in the registry (registry.c, built from the
+ * table of names in include/sources.h).  The runner forks a child per
+ * source; in the child, collect() reads the node through the ctx_*
+ * functions below, which send every file, link and note to the parent
+ * over a pipe.  collect() never prints and never exits: it returns a SRC_* result
  * and may leave a reason with ctx_reason().  If the child blocks (firmware
  * wedged in a sysfs read), the parent kills it at the deadline and keeps all
  * that arrived before.

@@ -11,7 +11,7 @@ rdma-collect --fabric on the same simulated fabric (tests/cli/import-ibdiag.sh).
       DIR holds the answers as pi.LID.PORT, pq.LID.PORT, pqx.LID.PORT and
       rt.LID; OUT gets ibdiagnet2.db_csv and ibdiagnet2.fdbs
 
-The db_csv has the sections and column names of analyze/imp-ibdiag.c's
+The db_csv has the sections and column names of analyze/import/imp-ibdiag.c's
 top comment; speeds are written in ibutils2's IBLinkSpeed encoding
 (base bits, extended bits << 8), as ibdiagnet writes them.
 """

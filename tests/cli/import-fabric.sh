@@ -1,5 +1,5 @@
 # import-fabric: the fabric tools' outputs pasted alone, with no local port
-# to attach them to (analyze/imp-ib.c, imp-fabric-text.c): a perfquery of
+# to attach them to (analyze/import/imp-ib.c, imp-fabric-text.c): a perfquery of
 # a remote LID is that port's counters and reaches the fabric checks;
 # ibnetdiscover (-p and the topology) and ibswitches give the nodes; a
 # lone sminfo is the subnet's SM, answering or not; a redacted SM GUID and

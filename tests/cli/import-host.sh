@@ -1,4 +1,4 @@
-# import-host: the host parsers of import (analyze/imp-host*.c).
+# import-host: the host parsers of import (analyze/import/imp-host*.c).
 # 1. Round trip: each sample bundle's views (lspci, lsmod, dmesg,
 #    ethtool -S, dcb -s pfc show, ulimit -l/-Hl; ethtool -i written from
 #    the stored drvinfo in ethtool's layout) pasted into a folder,

@@ -1,4 +1,4 @@
-# import of an ibdiagnet output folder (analyze/imp-ibdiag.c): the same
+# import of an ibdiagnet output folder (analyze/import/imp-ibdiag.c): the same
 # simulated fabric (tests/ibsim/fabric.sh) written once by rdma-collect
 # --fabric and once as ibdiagnet2.db_csv + ibdiagnet2.fdbs from what
 # ibnetdiscover, smpquery, perfquery and ibroute print (tests/mkibdiag.py);

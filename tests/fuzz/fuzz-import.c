@@ -1,5 +1,5 @@
-/* fuzz-import: the import parsers (analyze/imp-*.c), every row of the
- * parser tables of import.h and the sysinfo-snapshot page.  The first
+/* fuzz-import: the import parsers (analyze/import/imp-*.c), every row of
+ * imp_readers[] (import/imp.h) and the sysinfo-snapshot page.  The first
  * input byte picks the row; the rest is written, under a name the row's
  * pattern matches, into a folder that imp_open() then reads as a folder
  * of pasted outputs (or a sysinfo-snapshot), as `rdma-analyze load DIR`
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "import.h"
+#include "import/imp.h"
 #include "log.h"
 
 #define MAX_ROWS 64

@@ -1,4 +1,4 @@
-/* atest-imp-ib: the InfiniBand tool parsers of analyze/imp-ib.c.
+/* atest-imp-ib: the InfiniBand tool parsers of analyze/import/imp-ib.c.
  *
  * Round trip: each view of a sample bundle (ibv_devinfo -v, ibstat,
  * show_gids, ibdev2netdev, ls-infiniband) is parsed back and the view of
@@ -6,8 +6,8 @@
  * their sources below) give the values rdma-collect stores.  Hostile and
  * foreign text: nothing is added.
  *
- * Until analyze/import.c is linked, a small builder of our own (weak
- * symbols below, the same contract as import.h) holds the entries and
+ * Until analyze/import/import.c is linked, a small builder of our own (weak
+ * symbols below, the same contract as import/imp.h) holds the entries and
  * becomes a bundle_r; with import.c the real builder is used through
  * imp_open on a folder.
  *
@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "breader.h"
-#include "import.h"
+#include "import/imp.h"
 #include "log.h"
 #include "t.h"
 #include "util.h"
@@ -179,7 +179,8 @@ __attribute__((weak)) int imp_ibdev_pci(struct imp *im, const char *ibdev,
 	return imp_link(im, p, bdf, origin);
 }
 
-__attribute__((weak)) void imp_source(struct imp *im, const char *source,
+__attribute__((weak)) void imp_source(struct imp *im,
+				      enum source_id source,
 				      const char *status, const char *reason)
 {
 	(void)im, (void)source, (void)status, (void)reason;

@@ -1,5 +1,5 @@
 /* import-text: a pasted text made readable before any reader sees it
- * (import.h): line ends, terminal colours, mail quoting and web spaces
+ * (imp.h): line ends, terminal colours, mail quoting and web spaces
  * undone; then cut into parts at prompt lines and markdown fences, each
  * part with the command line that printed it.
  *
@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
+#include "imp.h"
 #include "log.h"
 #include "util.h"
 

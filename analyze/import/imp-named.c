@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
+#include "imp.h"
 #include "log.h"
 #include "util.h"
 

@@ -43,7 +43,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "import.h"
+#include "imp.h"
 #include "json.h"
 #include "log.h"
 #include "util.h"
@@ -404,7 +404,8 @@ static int lg_sminfo(struct imp *im, const struct lg *g, const char *origin)
 	json_end(&j);
 	rc = imp_put(im, SMINFO_JSON, out.buf, out.len, origin, IMP_DERIVED);
 	if (!rc)
-		imp_source(im, "mad", "partial", "ibdiagnet's Master SM line: "
+		imp_source(im, SOURCE_MAD,
+			   "partial", "ibdiagnet's Master SM line: "
 			   "the subnet manager's SMInfo, no port of this node");
 	buf_release(&out);
 	return rc;
@@ -467,7 +468,8 @@ int ibdiag_log(struct imp *im, const char *text, size_t len,
 	/* the reader's source is the fabric's: a log alone is no scan, and
 	 * the checks of the fabric's ports and counters stay skipped */
 	if (!rc && !imp_get(im, FABRIC_JSON, NULL))
-		imp_source(im, "fabric", "absent", "ibdiagnet's console log "
+		imp_source(im, SOURCE_FABRIC,
+			   "absent", "ibdiagnet's console log "
 			   "only: its checks' summary, warnings and errors, no "
 			   "nodes, ports or counters");
 	if (!rc)

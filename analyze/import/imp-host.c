@@ -48,7 +48,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "imp-host.h"
+#include "imp.h"
 #include "json.h"
 #include "jsonp.h"
 #include "klog.h"
@@ -184,7 +184,7 @@ static int proc_modules(struct imp *im, const char *text, size_t len,
 		return 1;
 	rc = imp_put(im, "proc/modules", text, len, origin, IMP_RAW);
 	if (!rc)
-		imp_source(im, "modules", "ok", "");
+		imp_source(im, SOURCE_MODULES, "ok", "");
 	return rc;
 }
 
@@ -271,7 +271,8 @@ int ih_lsmod(struct imp *im, const char *text, size_t len,
 	/* a list without its header is a filtered one (lsmod | grep): a
 	 * module not in it may well be loaded */
 	if (!rc)
-		imp_source(im, "modules", skipped || headless ? "partial" : "ok",
+		imp_source(im, SOURCE_MODULES,
+			   skipped || headless ? "partial" : "ok",
 			   headless ? "a filtered lsmod (no header line): only "
 			   "the modules it lists are known" : skipped ? "lines "
 			   "of the lsmod output left out" : "");
@@ -792,7 +793,7 @@ int ih_dmesg(struct imp *im, const char *text, size_t len,
 		imp_ident(im, "hostname", host);
 	rc = klog_put(im, &out, origin);
 	if (!rc)
-		imp_source(im, "klog", "ok", "");
+		imp_source(im, SOURCE_KLOG, "ok", "");
 out:
 	buf_release(&out);
 	free(r);
@@ -871,7 +872,7 @@ static int ulimit_set(struct imp *im, const char *text, size_t len,
 	jfree(old);
 	rc = ih_json_set(im, LIMITS_SELF, origin, NULL, "memlock", mem);
 	if (!rc)
-		imp_source(im, "limits", "partial",
+		imp_source(im, SOURCE_LIMITS, "partial",
 			   "only the locked-memory limit (ulimit)");
 	return rc;
 }
@@ -1200,7 +1201,8 @@ int ih_mlxlink(struct imp *im, const char *text, size_t len,
 	}
 	if (rc < 0)
 		return -1;
-	imp_source(im, "commands", "partial", "only pasted mlxlink outputs");
+	imp_source(im, SOURCE_COMMANDS, "partial",
+		   "only pasted mlxlink outputs");
 	return 0;
 }
 
@@ -1222,7 +1224,8 @@ int ih_mst_status(struct imp *im, const char *text, size_t len,
 	if (imp_put(im, "rdma-collect/commands/mst-status/stdout", text, len,
 		    origin, IMP_DERIVED) < 0)
 		return -1;
-	imp_source(im, "commands", "partial", "only pasted mlxlink outputs");
+	imp_source(im, SOURCE_COMMANDS, "partial",
+		   "only pasted mlxlink outputs");
 	return 0;
 }
 
@@ -1294,6 +1297,6 @@ int ih_attachment(struct imp *im, const char *text, size_t len,
 			p[i] = '_';
 	if (imp_put(im, p, text, len, origin, IMP_DERIVED) < 0)
 		return -1;
-	imp_source(im, "attach", "ok", "");
+	imp_source(im, SOURCE_ATTACH, "ok", "");
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* import-read: an import's input (a folder, or an archive in any format
  * libarchive reads) read whole into memory, never extracted, under the
- * bundle limits (see import.h, struct imp_input).
+ * bundle limits (see imp.h, struct imp_input).
  *
  * Names are checked as breader checks a bundle's: relative, no "." or
  * ".." parts, no control characters; others are counted in `ignored`, as
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "import.h"
+#include "imp.h"
 #include "log.h"
 #include "util.h"
 

@@ -1,4 +1,4 @@
-/* import-readers: the one table of import's readers (import.h).  Each
+/* import-readers: the one table of import's readers (imp.h).  Each
  * row names a tool, the file and command names that hint at it, the
  * collector source its evidence belongs to, a recognizer of its text and
  * its parser (imp-ib.c, imp-host*.c, imp-ibdiag.c, imp-rdma.c).
@@ -16,8 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "import.h"
-#include "imp-host.h"
+#include "imp.h"
 #include "nccl.h"
 #include "perftest.h"
 #include "util.h"
@@ -700,122 +699,127 @@ static int rec_uptime(const char *t, size_t n)
  * ethtool option rows); for content alone, the first recognizer that
  * claims the text and whose parser takes it. */
 const struct imp_reader imp_readers[] = {
-	{ "ibv_devinfo", "ibv_devinfo|ibv_devinfo_-v|ibv_devinfo_*", "verbs",
-	  rec_devinfo, ib_devinfo, "the output of ibv_devinfo -v" },
-	{ "ibstat", "ibstat|ibstat_*", "sysfs", rec_ibstat, ib_ibstat,
+	{ "ibv_devinfo", "ibv_devinfo|ibv_devinfo_-v|ibv_devinfo_*",
+	  SOURCE_VERBS, rec_devinfo, ib_devinfo,
+	  "the output of ibv_devinfo -v" },
+	{ "ibstat", "ibstat|ibstat_*", SOURCE_SYSFS, rec_ibstat, ib_ibstat,
 	  "the output of ibstat" },
-	{ "ibstatus", "ibstatus|ibstatus_*", "sysfs", rec_ibstatus, ib_ibstatus,
-	  "the output of ibstatus" },
-	{ "ibv_devices", "ibv_devices", "sysfs", rec_ibv_devices,
+	{ "ibstatus", "ibstatus|ibstatus_*", SOURCE_SYSFS, rec_ibstatus,
+	  ib_ibstatus, "the output of ibstatus" },
+	{ "ibv_devices", "ibv_devices", SOURCE_SYSFS, rec_ibv_devices,
 	  ib_ibv_devices, "the output of ibv_devices" },
-	{ "show_gids", "show_gids|show_gids_*", "sysfs", rec_show_gids,
+	{ "show_gids", "show_gids|show_gids_*", SOURCE_SYSFS, rec_show_gids,
 	  ib_show_gids, "the output of show_gids" },
-	{ "ibdev2netdev", "ibdev2netdev|ibdev2netdev_-v", "sysfs",
+	{ "ibdev2netdev", "ibdev2netdev|ibdev2netdev_-v", SOURCE_SYSFS,
 	  rec_ibdev2netdev, ib_ibdev2netdev, "the output of ibdev2netdev -v" },
 	{ "ls -la /dev/infiniband", "ls_-la_dev_infiniband|ls_-l_dev_infiniband|"
 	  "ls_-la_.dev.infiniband|ls_-l_.dev.infiniband|ls-infiniband|"
 	  "ls_-al_dev_infiniband|ls_dev_infiniband|ls_-la_dev_infiniband_|"
 	  "ls_-l_dev_infiniband_",
-	  "devnodes", rec_ls_infiniband, ib_ls_infiniband,
+	  SOURCE_DEVNODES, rec_ls_infiniband, ib_ls_infiniband,
 	  "the output of ls -la /dev/infiniband" },
-	{ "sminfo", "sminfo|sminfo_-C_*|sminfo_*", "mad", rec_sminfo, ib_sminfo,
-	  "the output of sminfo" },
+	{ "sminfo", "sminfo|sminfo_-C_*|sminfo_*", SOURCE_MAD, rec_sminfo,
+	  ib_sminfo, "the output of sminfo" },
 	{ "perfquery", "perfquery|perfquery_-x|perfquery_-C_*|perfquery_-x_-C_*|"
-	  "perfquery_*", "mad", rec_perfquery,
+	  "perfquery_*", SOURCE_MAD, rec_perfquery,
 	  ib_perfquery, "the output of perfquery -x" },
-	{ "iblinkinfo", "iblinkinfo|iblinkinfo_-C_*|iblinkinfo_*", "fabric", rec_iblinkinfo,
-	  ib_iblinkinfo, "the output of iblinkinfo" },
+	{ "iblinkinfo", "iblinkinfo|iblinkinfo_-C_*|iblinkinfo_*",
+	  SOURCE_FABRIC, rec_iblinkinfo, ib_iblinkinfo,
+	  "the output of iblinkinfo" },
 	{ "ibnetdiscover", "ibnetdiscover|ibnetdiscover_*|ibnetdiscover-*",
-	  "fabric", rec_ibnetdiscover, fab_ibnetdiscover,
+	  SOURCE_FABRIC, rec_ibnetdiscover, fab_ibnetdiscover,
 	  "the output of ibnetdiscover (or ibnetdiscover -p)" },
-	{ "ibswitches", "ibswitches|ibswitches_*|ibhosts|ibhosts_*", "fabric",
-	  rec_ibswitches, fab_ibswitches, "the output of ibswitches or ibhosts" },
-	{ "ibqueryerrors", "ibqueryerrors|ibqueryerrors_*", "fabric",
+	{ "ibswitches", "ibswitches|ibswitches_*|ibhosts|ibhosts_*",
+	  SOURCE_FABRIC, rec_ibswitches, fab_ibswitches,
+	  "the output of ibswitches or ibhosts" },
+	{ "ibqueryerrors", "ibqueryerrors|ibqueryerrors_*", SOURCE_FABRIC,
 	  rec_ibqueryerrors, fab_ibqueryerrors,
 	  "the output of ibqueryerrors --report-port (--data)" },
 	{ "rdma link", "rdma_link|rdma_link_show|rdma_link_*|rdma_-d_link*|"
-	  "rdma_-j_link*|rdma_-p_link*", "sysfs", rec_rdma_link, rdma_link,
+	  "rdma_-j_link*|rdma_-p_link*", SOURCE_SYSFS, rec_rdma_link, rdma_link,
 	  "the output of rdma link show" },
 	{ "rdma dev", "rdma_dev|rdma_dev_show|rdma_dev_*|rdma_-d_dev*",
-	  "sysfs", rec_rdma_dev, rdma_dev, "the output of rdma dev show" },
+	  SOURCE_SYSFS, rec_rdma_dev, rdma_dev, "the output of rdma dev show" },
 	{ "rdma statistic", "rdma_statistic|rdma_statistic_show|"
 	  "rdma_statistic_show*|rdma_statistic_mode|rdma_statistic_mode*|"
 	  "rdma_stat|rdma_stat_show|rdma_stat_show*|rdma_stat_mode*|"
-	  "rdma_-d_stat*|rdma_-p_stat*|rdma_-j_stat*", "sysfs",
+	  "rdma_-d_stat*|rdma_-p_stat*|rdma_-j_stat*", SOURCE_SYSFS,
 	  rec_rdma_stat, rdma_statistic, "the output of rdma statistic show" },
 	{ "rdma resource", "rdma_res|rdma_res_*|rdma_resource|rdma_resource_*",
-	  "sysfs", rec_rdma_res, rdma_res, "the output of rdma res show" },
-	{ "fi_info", "fi_info|fi_info_*", "verbs", rec_fi_info, rdma_fi_info,
-	  "the output of fi_info -v" },
+	  SOURCE_SYSFS, rec_rdma_res, rdma_res, "the output of rdma res show" },
+	{ "fi_info", "fi_info|fi_info_*", SOURCE_VERBS, rec_fi_info,
+	  rdma_fi_info, "the output of fi_info -v" },
 	/* before the kernel log's: an NCCL log with time stamps before
 	 * each line (mpirun --timestamp-output) has lines like a syslog's */
 	{ "NCCL log, perftest output", "nccl|nccl*|*nccl|*.nccl|ib_*|"
 	  "raw_ethernet_*|perftest|perftest*|*perftest|*_bw|*_lat|*_perf|"
-	  "*_perf_*", "attach", rec_attachment, ih_attachment,
+	  "*_perf_*", SOURCE_ATTACH, rec_attachment, ih_attachment,
 	  "an NCCL log with NCCL_DEBUG=INFO, or a perftest output" },
-	{ "lspci", "lspci|lspci_-*", "pci", rec_lspci, ih_lspci,
+	{ "lspci", "lspci|lspci_-*", SOURCE_PCI, rec_lspci, ih_lspci,
 	  "the output of lspci -vvv, run as root" },
-	{ "lsmod", "lsmod|lsmod_*|proc_modules|modules", "modules", rec_lsmod,
-	  ih_lsmod, "the output of lsmod" },
+	{ "lsmod", "lsmod|lsmod_*|proc_modules|modules", SOURCE_MODULES,
+	  rec_lsmod, ih_lsmod, "the output of lsmod" },
 	{ "dmesg", "dmesg|dmesg_-*|dmesg_*|journalctl_-k|journalctl_-k*|"
 	  "journalctl_--dmesg*|kern|kern.log|messages|syslog|dmesg-erst*|"
-	  "dmesg-efi*|console-ramoops*", "klog", rec_dmesg, ih_dmesg,
+	  "dmesg-efi*|console-ramoops*", SOURCE_KLOG, rec_dmesg, ih_dmesg,
 	  "the output of dmesg (or journalctl -k)" },
-	{ "ethtool -S", "ethtool_-S_*|ethtool_--statistics_*", "netdev",
+	{ "ethtool -S", "ethtool_-S_*|ethtool_--statistics_*", SOURCE_NETDEV,
 	  rec_ethtool_stats, ih_ethtool_stats,
 	  "the output of ethtool -S IFACE, saved as 'ethtool -S IFACE.txt'" },
-	{ "ethtool_stats.pl", "ethtool_stats*", "netdev", rec_ethtool_rates,
+	{ "ethtool_stats.pl", "ethtool_stats*", SOURCE_NETDEV, rec_ethtool_rates,
 	  ih_ethtool_rates, "the output of ethtool_stats.pl --dev IFACE" },
-	{ "ethtool -i", "ethtool_-i_*|ethtool_--driver_*", "netdev",
+	{ "ethtool -i", "ethtool_-i_*|ethtool_--driver_*", SOURCE_NETDEV,
 	  rec_ethtool_drvinfo, ih_ethtool_drvinfo,
 	  "the output of ethtool -i IFACE" },
-	{ "ethtool -a", "ethtool_-a_*|ethtool_--show-pause_*", "netdev",
+	{ "ethtool -a", "ethtool_-a_*|ethtool_--show-pause_*", SOURCE_NETDEV,
 	  rec_ethtool_pause, ih_ethtool_pause, "the output of ethtool -a IFACE" },
-	{ "ethtool", "ethtool_*", "netdev", rec_ethtool_link, ih_ethtool_link,
-	  "the output of ethtool IFACE" },
+	{ "ethtool", "ethtool_*", SOURCE_NETDEV, rec_ethtool_link,
+	  ih_ethtool_link, "the output of ethtool IFACE" },
 	{ "dcb pfc show", "dcb_pfc_show_dev_*|dcb_-s_pfc_show_dev_*|"
-	  "dcb_-statistics_pfc_show_dev_*", "netdev", rec_dcb_pfc, ih_dcb_pfc,
-	  "the output of dcb pfc show dev IFACE" },
-	{ "mlnx_qos", "mlnx_qos_-i_*|mlnx_qos_--interface_*|mlnx_qos", "netdev",
-	  rec_mlnx_qos, ih_mlnx_qos, "the output of mlnx_qos -i IFACE" },
-	{ "ip", "ip_*|ip", "netdev", rec_ip, ih_ip, "the output of ip -d addr" },
+	  "dcb_-statistics_pfc_show_dev_*", SOURCE_NETDEV, rec_dcb_pfc,
+	  ih_dcb_pfc, "the output of dcb pfc show dev IFACE" },
+	{ "mlnx_qos", "mlnx_qos_-i_*|mlnx_qos_--interface_*|mlnx_qos",
+	  SOURCE_NETDEV, rec_mlnx_qos, ih_mlnx_qos,
+	  "the output of mlnx_qos -i IFACE" },
+	{ "ip", "ip_*|ip", SOURCE_NETDEV, rec_ip, ih_ip,
+	  "the output of ip -d addr" },
 	/* bash takes the options apart or together, in either order:
 	 * "ulimit -H -l" is "ulimit -Hl" */
 	{ "ulimit -l", "ulimit_-l|ulimit_-Sl|ulimit_-lS|ulimit_-S_-l|"
 	  "ulimit_-l_-S|ulimit_-a|ulimit_-Sa|ulimit_-aS|ulimit_-S_-a|"
-	  "ulimit_-a_-S|ulimit", "limits", rec_ulimit, ih_ulimit_soft,
+	  "ulimit_-a_-S|ulimit", SOURCE_LIMITS, rec_ulimit, ih_ulimit_soft,
 	  "the output of ulimit -a" },
 	{ "ulimit -Hl", "ulimit_-Hl|ulimit_-lH|ulimit_-H_-l|ulimit_-l_-H|"
-	  "ulimit_-Ha|ulimit_-aH|ulimit_-H_-a|ulimit_-a_-H", "limits", NULL,
+	  "ulimit_-Ha|ulimit_-aH|ulimit_-H_-a|ulimit_-a_-H", SOURCE_LIMITS, NULL,
 	  ih_ulimit_hard, "the output of ulimit -Ha" },
-	{ "/proc/meminfo", "meminfo|proc_meminfo", "limits", rec_meminfo,
+	{ "/proc/meminfo", "meminfo|proc_meminfo", SOURCE_LIMITS, rec_meminfo,
 	  ih_meminfo, "a copy of /proc/meminfo" },
-	{ "/proc/cmdline", "cmdline|proc_cmdline", "identity", rec_cmdline,
+	{ "/proc/cmdline", "cmdline|proc_cmdline", SOURCE_IDENTITY, rec_cmdline,
 	  ih_cmdline, "a copy of /proc/cmdline" },
 	{ "limits.conf", "limits.conf|etc_security_limits.conf|"
-	  "etc_security_limits.d_*", "limits",
+	  "etc_security_limits.d_*", SOURCE_LIMITS,
 	  rec_limits_conf, ih_limits_conf, "a copy of /etc/security/limits.conf" },
 	{ "mlxlink", "mlxlink_-d_*|mlxlink_--device_*|mstlink_-d_*|"
-	  "mstlink_--device_*", "commands", rec_mlxlink,
+	  "mstlink_--device_*", SOURCE_COMMANDS, rec_mlxlink,
 	  ih_mlxlink, "the output of mlxlink -d DEV -m -e -c, saved as "
 	  "'mlxlink -d DEV.txt'" },
-	{ "mst status", "mst_status|mst_status_-v", "commands", rec_mst_status,
-	  ih_mst_status, "the output of mst status -v" },
-	{ "/etc/nccl.conf", "nccl.conf|etc_nccl.conf", "nccl", rec_nccl_conf,
-	  ih_nccl_conf, "a copy of /etc/nccl.conf" },
-	{ "ibdiagnet", "ibdiagnet2.db_csv|*.db_csv", "fabric", rec_dbcsv,
+	{ "mst status", "mst_status|mst_status_-v", SOURCE_COMMANDS,
+	  rec_mst_status, ih_mst_status, "the output of mst status -v" },
+	{ "/etc/nccl.conf", "nccl.conf|etc_nccl.conf", SOURCE_NCCL,
+	  rec_nccl_conf, ih_nccl_conf, "a copy of /etc/nccl.conf" },
+	{ "ibdiagnet", "ibdiagnet2.db_csv|*.db_csv", SOURCE_FABRIC, rec_dbcsv,
 	  ibdiag_dbcsv, "ibdiagnet's ibdiagnet2.db_csv" },
 	{ "ibdiagnet log", "ibdiagnet2|ibdiagnet|ibdiagnet_*|ibdiagnet2_*",
-	  "fabric", rec_ibdiag_log, ibdiag_log,
+	  SOURCE_FABRIC, rec_ibdiag_log, ibdiag_log,
 	  "ibdiagnet's console log (ibdiagnet2.log)" },
 	/* (readers added for issue 17's real corpus go above this line,
 	 * each in its group's place: fabric tools after iblinkinfo, host
 	 * tools after dcb, application logs after NCCL) */
-	{ "hostname", "hostname|etc_hostname", "identity", NULL,
+	{ "hostname", "hostname|etc_hostname", SOURCE_IDENTITY, NULL,
 	  imp_rd_hostname, "the output of hostname" },
-	{ "uname -a", "uname|uname_-a", "identity", rec_uname,
+	{ "uname -a", "uname|uname_-a", SOURCE_IDENTITY, rec_uname,
 	  imp_rd_uname, "the output of uname -a" },
-	{ "uptime", "uptime", "identity", rec_uptime, imp_rd_uptime,
+	{ "uptime", "uptime", SOURCE_IDENTITY, rec_uptime, imp_rd_uptime,
 	  "the output of uptime" },
-	{ NULL, NULL, NULL, NULL, NULL, NULL },
+	{ NULL, NULL, 0, NULL, NULL, NULL },
 };

@@ -24,8 +24,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "import.h"
-#include "imp-host.h"
+#include "imp.h"
 #include "json.h"
 #include "log.h"
 #include "util.h"

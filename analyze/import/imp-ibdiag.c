@@ -63,7 +63,7 @@
 #include <strings.h>
 
 #include "buf.h"
-#include "import.h"
+#include "imp.h"
 #include "json.h"
 #include "util.h"
 
@@ -900,7 +900,8 @@ static int put_sm(struct imp *im, struct diag *d, const char *origin)
 	json_end(&j);
 	rc = imp_put(im, SMINFO_JSON, out.buf, out.len, origin, IMP_DERIVED);
 	if (!rc)
-		imp_source(im, "mad", "partial", "ibdiagnet's SM_INFO: the "
+		imp_source(im, SOURCE_MAD,
+			   "partial", "ibdiagnet's SM_INFO: the "
 			   "subnet manager's SMInfo, no port of this node");
 	buf_release(&out);
 	return rc;
@@ -924,7 +925,7 @@ static int build(struct imp *im, const char *csv, size_t len,
 	if (!rc)
 		rc = put_sm(im, &d, origin);
 	if (!rc) {
-		imp_source(im, "fabric", d.why.len ? "partial" : "ok",
+		imp_source(im, SOURCE_FABRIC, d.why.len ? "partial" : "ok",
 			   d.why.len ? d.why.buf : "from ibdiagnet");
 		imp_note(im, "ibdiagnet: %zu nodes, %zu ports, %zu LFT entries; "
 			 "the scanning port is not recorded", d.nn, d.np, d.nl);

@@ -1,14 +1,11 @@
-/* import-load: the loader's part of an import: its kind and notes, and
+/* load-import: the loader's part of an import: its kind and notes, and
  * which input file each bundle path came from (schema/004-import.sql) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
-#include "import.h"
 #include "load.h"
 #include "log.h"
-
-int load_import(struct ld *l);
 
 int load_import(struct ld *l)
 {

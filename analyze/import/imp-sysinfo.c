@@ -61,7 +61,7 @@
 #include <time.h>
 
 #include "buf.h"
-#include "import.h"
+#include "imp.h"
 #include "log.h"
 #include "util.h"
 
@@ -416,7 +416,8 @@ static void identity(struct imp *im, const struct outs *txt,
 		have = 1;
 	}
 	if (have)
-		imp_source(im, "identity", "partial", "hostname, kernel and time "
+		imp_source(im, SOURCE_IDENTITY,
+			   "partial", "hostname, kernel and time "
 			   "from the snapshot; it holds no machine-id or boot id");
 	kernel_from_uname(im, find2(txt, sec, "uname"));
 	kernel_from_uname(im, find2(txt, sec, "uname -a"));
@@ -633,7 +634,7 @@ static int sys_records(struct imp *im, const struct out *o)
 		any = 1;
 	}
 	if (any)
-		imp_source(im, "sysfs", "ok", "");
+		imp_source(im, SOURCE_SYSFS, "ok", "");
 	return 0;
 }
 
@@ -768,7 +769,7 @@ static int ibdev2pcidev(struct imp *im, const struct out *o)
 		n++;
 	}
 	if (n)
-		imp_source(im, "pci", "ok", "");
+		imp_source(im, SOURCE_PCI, "ok", "");
 	return 0;
 }
 
@@ -951,7 +952,8 @@ static int mlxconfig_q(struct imp *im, const struct outs *o,
 	if (imp_put(im, p, nl + 1, f->len - (size_t)(nl + 1 - f->data),
 		    f->name, IMP_DERIVED) < 0)
 		return -1;
-	imp_source(im, "commands", "partial", "only the snapshot's mlxconfig "
+	imp_source(im, SOURCE_COMMANDS,
+		   "partial", "only the snapshot's mlxconfig "
 		   "queries");
 	return 0;
 }

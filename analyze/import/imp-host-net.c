@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "imp-host.h"
+#include "imp.h"
 #include "json.h"
 #include "jsonp.h"
 #include "util.h"
@@ -73,7 +73,7 @@ static int ethtool_put(struct imp *im, const char *ifn, const char *origin,
 	snprintf(p, sizeof(p), "sys/class/net/%s", ifn);
 	if (!imp_get(im, p, NULL) && imp_dir(im, p, origin) < 0)
 		return -1;
-	imp_source(im, "netdev", "partial", "from pasted tool outputs");
+	imp_source(im, SOURCE_NETDEV, "partial", "from pasted tool outputs");
 	return 0;
 }
 
@@ -891,7 +891,8 @@ int ih_dcb_pfc(struct imp *im, const char *text, size_t len,
 	snprintf(p, sizeof(p), "rdma-collect/dcb/%s.json", arg);
 	rc = imp_put(im, p, doc.buf, doc.len, origin, IMP_DERIVED);
 	if (!rc)
-		imp_source(im, "netdev", "partial", "from pasted tool outputs");
+		imp_source(im, SOURCE_NETDEV,
+			   "partial", "from pasted tool outputs");
 out:
 	buf_release(&d.req);
 	buf_release(&d.ind);
@@ -1015,7 +1016,8 @@ int ih_mlnx_qos(struct imp *im, const char *text, size_t len,
 		rc = ih_json_set(im, p, origin, ifn, "buffer", val);
 	}
 	if (!rc)
-		imp_source(im, "netdev", "partial", "from pasted tool outputs");
+		imp_source(im, SOURCE_NETDEV,
+			   "partial", "from pasted tool outputs");
 out:
 	free(l);
 	return rc;
@@ -1355,7 +1357,8 @@ int ih_ip(struct imp *im, const char *text, size_t len, const char *origin,
 		imp_note(im, "%s: %d lines that are not ip's left out", origin,
 			 bad);
 	if (!rc)
-		imp_source(im, "netdev", "partial", "from pasted tool outputs");
+		imp_source(im, SOURCE_NETDEV,
+			   "partial", "from pasted tool outputs");
 out:
 	buf_release(&out);
 	free(cur);

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "imp-host.h"
+#include "imp.h"
 #include "pciids.h"
 #include "pcicfg.h"
 #include "util.h"
@@ -1064,7 +1064,8 @@ static int emit_loose(struct imp *im, const struct loose *lo,
 			 "(lspci -vvv | grep ACSCtl): no function, link or "
 			 "topology is known", origin, lo->n);
 	if (!rc)
-		imp_source(im, "pci", "partial", "lspci's ACSCtl lines only: "
+		imp_source(im, SOURCE_PCI,
+			   "partial", "lspci's ACSCtl lines only: "
 			   "which functions they belong to is not known");
 	return rc;
 }
@@ -1168,7 +1169,7 @@ int ih_lspci(struct imp *im, const char *text, size_t len,
 	if (!rc)
 		note_left_out(im, origin, skipped);
 	if (!rc)
-		imp_source(im, "pci", "ok", "");
+		imp_source(im, SOURCE_PCI, "ok", "");
 out:
 	for (i = 0; v && i < n; i++)
 		free(v[i].hex);

@@ -79,7 +79,7 @@
 #include <time.h>
 
 #include "buf.h"
-#include "import.h"
+#include "imp.h"
 #include "json.h"
 #include "jsonp.h"
 #include "log.h"
@@ -1287,7 +1287,7 @@ int ib_devinfo(struct imp *im, const char *text, size_t len,
 	rc = ndev || none ? imp_put(im, "rdma-collect/verbs/devices.json",
 				    list.buf, list.len, origin, IMP_DERIVED) : 1;
 	if (!rc && d.sysfs)
-		imp_source(im, "sysfs", "ok", "");
+		imp_source(im, SOURCE_SYSFS, "ok", "");
 out:
 	buf_release(&d.out);
 	buf_release(&list);

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "import.h"
+#include "imp.h"
 #include "json.h"
 #include "jsonp.h"
 #include "log.h"

@@ -1,5 +1,5 @@
 /* import: sos reports, sysinfo-snapshots, ibdiagnet folders and pasted
- * outputs read as bundles (see import.h): detection, the builder, the
+ * outputs read as bundles (see imp.h): detection, the builder, the
  * generic rule, the synthesized manifest, the bundle_r handed over. */
 #include <ctype.h>
 #include <stdarg.h>
@@ -13,20 +13,12 @@
 #include "buf.h"
 #include "bundle.h"
 #include "grepchain.h"
-#include "import.h"
+#include "imp.h"
 #include "json.h"
 #include "log.h"
 #include "sha256.h"
+#include "sources.h"
 #include "util.h"
-
-/* the collector's registry (collect/registry.c), in its order: the
- * manifest lists every source, as a bundle's does */
-static const char *const reg_sources[] = {
-	"identity", "pci", "modules", "devnodes", "sysfs", "verbs", "libs",
-	"mad", "netdev", "klog", "limits", "iommu", "nccl", "attach",
-	"commands", "fabric", "sample",
-};
-#define NSRC ARRAY_SIZE(reg_sources)
 
 static const char *const ident_keys[] = {
 	"hostname", "machine_id", "boot_id", "kernel_release", "collected_at",
@@ -77,7 +69,8 @@ struct imp {
 		char status[16];
 		char *reason;
 		int set;	/* by imp_source: not overridden */
-	} src[NSRC];
+	} src[SOURCE_NR];	/* the manifest lists every source, as a
+				 * bundle's does (include/sources.h) */
 	char *ident[NIDENT];
 	char **notes;
 	size_t nnotes, lost_notes;
@@ -555,35 +548,26 @@ int imp_ibdev_pci(struct imp *im, const char *ibdev, const char *bdf,
 	return put(im, link, BR_DIR, "", 0, origin, IMP_DERIVED);
 }
 
-void imp_source(struct imp *im, const char *source, const char *status,
+void imp_source(struct imp *im, enum source_id source, const char *status,
 		const char *reason)
 {
-	size_t i;
-
-	for (i = 0; i < NSRC; i++) {
-		if (strcmp(reg_sources[i], source))
-			continue;
-		snprintf(im->src[i].status, sizeof(im->src[i].status), "%s",
-			 status);
-		free(im->src[i].reason);
-		im->src[i].reason = xstrdup(reason ? reason : "");
-		im->src[i].set = 1;
+	if ((unsigned)source >= SOURCE_NR)
 		return;
-	}
+	snprintf(im->src[source].status, sizeof(im->src[source].status), "%s",
+		 status);
+	free(im->src[source].reason);
+	im->src[source].reason = xstrdup(reason ? reason : "");
+	im->src[source].set = 1;
 }
 
 /* a source the evidence fed proves present, unless a parser said more */
-static void source_seen(struct imp *im, const char *source)
+static void source_seen(struct imp *im, enum source_id source)
 {
-	size_t i;
-
-	for (i = 0; source && i < NSRC; i++) {
-		if (strcmp(reg_sources[i], source) || im->src[i].set)
-			continue;
-		snprintf(im->src[i].status, sizeof(im->src[i].status), "ok");
-		free(im->src[i].reason);
-		im->src[i].reason = xstrdup("");
-	}
+	if ((unsigned)source >= SOURCE_NR || im->src[source].set)
+		return;
+	snprintf(im->src[source].status, sizeof(im->src[source].status), "ok");
+	free(im->src[source].reason);
+	im->src[source].reason = xstrdup("");
 }
 
 void imp_ident(struct imp *im, const char *key, const char *value)
@@ -617,26 +601,27 @@ void imp_note(struct imp *im, const char *fmt, ...)
 
 /* raw copies of node files, and the collector source they belong to */
 static const struct {
-	const char *prefix, *source;
+	const char *prefix;
+	enum source_id source;
 } raw_sources[] = {
-	{ "proc/modules", "modules" },
-	{ "sys/module/", "modules" },
-	{ "sys/class/infiniband/", "sysfs" },
-	{ "sys/class/infiniband_verbs/", "sysfs" },
-	{ "sys/class/infiniband_mad/", "sysfs" },
-	{ "sys/bus/pci/devices/", "pci" },
-	{ "sys/class/net/", "netdev" },
-	{ "etc/security/limits", "limits" },
-	{ "proc/meminfo", "limits" },
-	{ "sys/kernel/mm/hugepages/", "limits" },
-	{ "sys/class/iommu/", "iommu" },
-	{ "sys/kernel/iommu_groups/", "iommu" },
-	{ "proc/sys/kernel/hostname", "identity" },
-	{ "proc/sys/kernel/osrelease", "identity" },
-	{ "proc/sys/kernel/random/boot_id", "identity" },
-	{ "etc/machine-id", "identity" },
-	{ "proc/cmdline", "identity" },
-	{ "etc/nccl.conf", "nccl" },
+	{ "proc/modules", SOURCE_MODULES },
+	{ "sys/module/", SOURCE_MODULES },
+	{ "sys/class/infiniband/", SOURCE_SYSFS },
+	{ "sys/class/infiniband_verbs/", SOURCE_SYSFS },
+	{ "sys/class/infiniband_mad/", SOURCE_SYSFS },
+	{ "sys/bus/pci/devices/", SOURCE_PCI },
+	{ "sys/class/net/", SOURCE_NETDEV },
+	{ "etc/security/limits", SOURCE_LIMITS },
+	{ "proc/meminfo", SOURCE_LIMITS },
+	{ "sys/kernel/mm/hugepages/", SOURCE_LIMITS },
+	{ "sys/class/iommu/", SOURCE_IOMMU },
+	{ "sys/kernel/iommu_groups/", SOURCE_IOMMU },
+	{ "proc/sys/kernel/hostname", SOURCE_IDENTITY },
+	{ "proc/sys/kernel/osrelease", SOURCE_IDENTITY },
+	{ "proc/sys/kernel/random/boot_id", SOURCE_IDENTITY },
+	{ "etc/machine-id", SOURCE_IDENTITY },
+	{ "proc/cmdline", SOURCE_IDENTITY },
+	{ "etc/nccl.conf", SOURCE_NCCL },
 };
 
 /* a process's limits ("cat /proc/3844/limits"), as --pid keeps them */
@@ -685,7 +670,7 @@ static void raw_seen(struct imp *im, const char *name)
 	size_t i;
 
 	if (pid_limits(name))
-		source_seen(im, "limits");
+		source_seen(im, SOURCE_LIMITS);
 	for (i = 0; i < ARRAY_SIZE(raw_sources); i++)
 		if (starts_with(name, raw_sources[i].prefix))
 			source_seen(im, raw_sources[i].source);
@@ -1219,25 +1204,21 @@ static int filtered(const char *cmd)
  * partial, unless a whole one was read too */
 static void modules_read(struct imp *im, const char *cmd)
 {
-	size_t i;
+	const char *reason = im->src[SOURCE_MODULES].reason;
 	char why[512];
 
-	for (i = 0; i < NSRC && strcmp(reg_sources[i], "modules"); i++)
-		;
-	if (i == NSRC)
-		return;
 	if (!cmd || !filtered(cmd)) {
 		im->modules_whole = 1;
-		if (im->src[i].reason && starts_with(im->src[i].reason,
-						     FILTERED_WHY))
-			imp_source(im, "modules", "ok", "");
+		if (reason && starts_with(reason, FILTERED_WHY))
+			imp_source(im, SOURCE_MODULES, "ok", "");
 		return;
 	}
-	if (im->modules_whole || !strcmp(im->src[i].status, "partial"))
+	if (im->modules_whole ||
+	    !strcmp(im->src[SOURCE_MODULES].status, "partial"))
 		return;
 	snprintf(why, sizeof(why), FILTERED_WHY " ('%.200s'): only what its "
 		 "filter looked for is known", cmd);
-	imp_source(im, "modules", "partial", why);
+	imp_source(im, SOURCE_MODULES, "partial", why);
 }
 
 /* A filter of the module list that printed nothing ("lsmod | grep
@@ -1598,24 +1579,40 @@ static int is_outputs(const struct imp_input *in)
 	return 1;
 }
 
-/* The kinds, tried in order; the first whose detector says yes is the
- * input's kind.  feed NULL: every file through imp_feed.  content: the
- * readers are chosen by content too, and every file no reader took is
- * named (INPUT_UNREAD); a sos report's thousands of other files are only
+/* The kinds (their names and texts: IMP_KINDS of import.h), tried in
+ * that order; the first whose detector says yes is the input's kind.
+ * feed NULL: every file through imp_feed.  content: the readers are
+ * chosen by content too, and every file no reader took is named
+ * (INPUT_UNREAD); a sos report's thousands of other files are only
  * counted. */
 static const struct imp_kind {
-	const char *name;	/* the manifest's import.kind */
-	const char *text;	/* as a skip reason names it */
+	enum imp_kind_id id;
 	int (*detect)(const struct imp_input *in);
 	int (*feed)(struct imp *im, const struct imp_in *v, size_t n);
 	int content;
-} kinds[] = {
-	{ "sos", "sos report", is_sos, NULL, 0 },
-	{ "sysinfo-snapshot", "sysinfo-snapshot", is_sysinfo,
-	  imp_kind_sysinfo, 0 },
-	{ "ibdiagnet", "ibdiagnet output", is_ibdiag, imp_kind_ibdiag, 0 },
-	{ "outputs", "folder of command outputs", is_outputs, NULL, 1 },
+} kinds[IMP_KIND_NR] = {
+	[IMP_KIND_SOS] = { IMP_KIND_SOS, is_sos, NULL, 0 },
+	[IMP_KIND_SYSINFO] = { IMP_KIND_SYSINFO, is_sysinfo,
+			       imp_kind_sysinfo, 0 },
+	[IMP_KIND_IBDIAG] = { IMP_KIND_IBDIAG, is_ibdiag, imp_kind_ibdiag, 0 },
+	[IMP_KIND_OUTPUTS] = { IMP_KIND_OUTPUTS, is_outputs, NULL, 1 },
 };
+
+static const char *const kind_names[IMP_KIND_NR][2] = {
+#define IMP_KIND_ROW(id, name, text) [IMP_KIND_##id] = { name, text },
+	IMP_KINDS(IMP_KIND_ROW)
+#undef IMP_KIND_ROW
+};
+
+const char *imp_kind_name(enum imp_kind_id k)
+{
+	return (unsigned)k < IMP_KIND_NR ? kind_names[k][0] : "";
+}
+
+const char *imp_kind_text(enum imp_kind_id k)
+{
+	return (unsigned)k < IMP_KIND_NR ? kind_names[k][1] : "";
+}
 
 /* the kind, from the names alone (content, never a flag) */
 static const struct imp_kind *kind_of(const struct imp_input *in)
@@ -1651,7 +1648,7 @@ static const char *detect(const char *path, int *read, char *err,
 		return NULL;
 	if ((*read = imp_read(path, NULL, 1, &in, err, errlen)) < 0)
 		return NULL;
-	kind = kind_of(&in) ? kind_of(&in)->name : NULL;
+	kind = kind_of(&in) ? imp_kind_name(kind_of(&in)->id) : NULL;
 	imp_input_release(&in);
 	return kind;
 }
@@ -1991,9 +1988,9 @@ static void write_manifest(struct imp *im, const char *file, size_t ninputs,
 		json_int(&j, "inputs_left_out", (int64_t)im->lost_inputs);
 	json_obj_close(&j);
 	json_arr_open(&j, "sources");
-	for (i = 0; i < NSRC; i++) {
+	for (i = 0; i < SOURCE_NR; i++) {
 		json_obj_open(&j, NULL);
-		json_str(&j, "name", reg_sources[i]);
+		json_str(&j, "name", source_name((enum source_id)i));
 		json_str(&j, "status", im->src[i].status);
 		json_str(&j, "reason", im->src[i].reason);
 		json_obj_close(&j);
@@ -2081,7 +2078,7 @@ static void imp_release(struct imp *im)
 	}
 	free(im->v);
 	free(im->slot);
-	for (i = 0; i < NSRC; i++)
+	for (i = 0; i < SOURCE_NR; i++)
 		free(im->src[i].reason);
 	for (i = 0; i < NIDENT; i++)
 		free(im->ident[i]);
@@ -2252,14 +2249,14 @@ static int evidence_read(struct imp *im, const struct imp_input *in,
 /* " (ibstat, ibstatus or show_gids carry it)": the readers that feed
  * source, so a check skipped for want of it names what to give; at most
  * four, in the table's order */
-static void carriers(struct buf *b, const char *source)
+static void carriers(struct buf *b, enum source_id source)
 {
 	const struct imp_reader *r;
 	const char *name[5];
 	size_t n = 0, i;
 
 	for (r = imp_readers; r->tool && n < ARRAY_SIZE(name); r++)
-		if (!strcmp(r->source, source))
+		if (r->source == source)
 			name[n++] = r->tool;
 	if (!n)
 		return;
@@ -2293,13 +2290,13 @@ int imp_open(const char *path, const struct br_limits *lim,
 			 "evidence rdma-analyze can import");
 		goto out;
 	}
-	im.kind = im.kd->name;
+	im.kind = imp_kind_name(im.kd->id);
 	im.content = im.kd->content;
-	for (i = 0; i < NSRC; i++) {
+	for (i = 0; i < SOURCE_NR; i++) {
 		snprintf(im.src[i].status, sizeof(im.src[i].status), "absent");
 		buf_reset(&man);
-		buf_addf(&man, "not in this %s", im.kd->text);
-		carriers(&man, reg_sources[i]);
+		buf_addf(&man, "not in this %s", imp_kind_text(im.kd->id));
+		carriers(&man, (enum source_id)i);
 		im.src[i].reason = xstrdup(man.buf);
 	}
 	raw_identity(&im, &in);
