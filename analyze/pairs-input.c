@@ -436,9 +436,10 @@ static void csv_pair(struct ptopo *t, struct pinputs *in, struct csvin *c,
 		     int a, const char *src, int b, const char *dst,
 		     int outcome)
 {
-	(void)c;
 	in->rows[PIN_CSV]++;
-	add_pair(t, in, PIN_CSV, src, a, dst, b, outcome);
+	if (!add_pair(t, in, PIN_CSV, src, a, dst, b, outcome) &&
+	    (whole_host(t, c, a) || whole_host(t, c, b)))
+		in->host_only++;
 }
 
 static int csv_line(struct ptopo *t, struct pinputs *in, struct csvin *c,
