@@ -311,17 +311,19 @@ static int csv_header(struct pinputs *in, struct csvin *c, size_t lineno,
 {
 	char copy[MAX_LINE + 2], *f[MAX_COLS], *old[5];
 	struct buf found = BUF_INIT, ignored = BUF_INIT, missing = BUF_INIT;
-	int n, i, known = 0, rc = 1;
+	int n, i, known = 0, other = 0, rc = 1;
 
 	snprintf(copy, sizeof(copy), "%s", line);
 	n = rfc_fields(copy, f, MAX_COLS);
-	for (i = 0; i < n && i < MAX_COLS; i++)
+	for (i = 0; i < n && i < MAX_COLS; i++) {
 		known += col_of(f[i]) >= 0;
+		other += col_of(f[i]) < 0 && *f[i];
+	}
 	if (!known)
 		return 0;
 	/* unless every field is a column's name, a result as the
 	 * positional form reads it is one ("a,b,error" fails a-b) */
-	if (known < n) {
+	if (other) {
 		char pos[MAX_LINE + 2];
 
 		snprintf(pos, sizeof(pos), "%s", line);
