@@ -1,6 +1,7 @@
 /* pairs-input: pair results into observations, from three places:
  *
- *   a CSV       "src,dst,result,gbps,error" lines (schema/PAIRS.md)
+ *   a CSV       "src,dst,result,gbps,error" lines, or columns by the
+ *               names of its header (schema/PAIRS.md)
  *   NCCL logs   completion errors in the bundles' attachments
  *               (nccl_events): the local HCA and the peer's address (or
  *               remote GID) name the pair, both ends fail together
@@ -122,7 +123,76 @@ static int add_pair(struct ptopo *t, struct pinputs *in, int source,
 	return 0;
 }
 
-/* --- CSV --- */
+/* --- CSV ---
+ *
+ * Two layouts.  With a header (the first line neither blank nor a comment
+ * that names a known column and holds no result word) the columns are
+ * taken by name in any order, with RFC 4180 quoting: src, dst and result
+ * are needed; src_hca/dst_hca (hca: both ends) and src_port/dst_port put
+ * an end on one HCA port of its host; unknown ones are ignored with a
+ * note.  Without one: "src,dst,result[,gbps[,error]]" by position, the
+ * error taking the rest of the line, as it always was.
+ */
+
+enum csv_col {
+	CC_SRC, CC_DST, CC_RESULT, CC_SRC_HCA, CC_DST_HCA, CC_HCA,
+	CC_SRC_PORT, CC_DST_PORT, CC_PORT, CC_GBPS, CC_ERROR, CC_NCOLS
+};
+
+static const char *const col_name[CC_NCOLS] = {
+	"src", "dst", "result", "src_hca", "dst_hca", "hca", "src_port",
+	"dst_port", "port", "gbps", "error",
+};
+
+/* the names a header may give a column, compared in lower case with
+ * spaces and '-' read as '_' (schema/PAIRS.md: which tools write them) */
+static const struct {
+	const char *name;
+	enum csv_col col;
+} col_alias[] = {
+	{ "src", CC_SRC }, { "source", CC_SRC }, { "client", CC_SRC },
+	{ "from", CC_SRC }, { "host_a", CC_SRC }, { "src_host", CC_SRC },
+	{ "src_node", CC_SRC }, { "source_host", CC_SRC },
+	{ "client_host", CC_SRC },
+	{ "dst", CC_DST }, { "destination", CC_DST }, { "dest", CC_DST },
+	{ "server", CC_DST }, { "to", CC_DST }, { "peer", CC_DST },
+	{ "host_b", CC_DST }, { "dst_host", CC_DST }, { "dst_node", CC_DST },
+	{ "destination_host", CC_DST }, { "server_host", CC_DST },
+	{ "result", CC_RESULT }, { "status", CC_RESULT },
+	{ "outcome", CC_RESULT },
+	{ "src_hca", CC_SRC_HCA }, { "src_dev", CC_SRC_HCA },
+	{ "src_device", CC_SRC_HCA }, { "src_ibdev", CC_SRC_HCA },
+	{ "client_hca", CC_SRC_HCA }, { "client_dev", CC_SRC_HCA },
+	{ "client_device", CC_SRC_HCA },
+	{ "dst_hca", CC_DST_HCA }, { "dst_dev", CC_DST_HCA },
+	{ "dst_device", CC_DST_HCA }, { "dst_ibdev", CC_DST_HCA },
+	{ "server_hca", CC_DST_HCA }, { "server_dev", CC_DST_HCA },
+	{ "server_device", CC_DST_HCA }, { "peer_hca", CC_DST_HCA },
+	{ "hca", CC_HCA }, { "dev", CC_HCA }, { "device", CC_HCA },
+	{ "ibdev", CC_HCA },
+	{ "src_port", CC_SRC_PORT }, { "client_port", CC_SRC_PORT },
+	{ "dst_port", CC_DST_PORT }, { "server_port", CC_DST_PORT },
+	{ "peer_port", CC_DST_PORT }, { "port", CC_PORT },
+	{ "gbps", CC_GBPS }, { "bw", CC_GBPS }, { "bandwidth", CC_GBPS },
+	{ "bw_gbps", CC_GBPS }, { "bandwidth_gbps", CC_GBPS },
+	{ "busbw", CC_GBPS }, { "avg_gbps", CC_GBPS },
+	{ "error", CC_ERROR }, { "msg", CC_ERROR }, { "message", CC_ERROR },
+	{ "err", CC_ERROR }, { "error_message", CC_ERROR },
+};
+
+#define MAX_COLS 64
+
+/* one CSV file being read */
+struct csvin {
+	const char *file;
+	int decided;		/* the first line was looked at */
+	int named;		/* columns by the header's names */
+	int col[CC_NCOLS];	/* each column's field, -1 */
+	int nfields;		/* fields a row needs */
+	int *nhca;		/* HCA endpoints of each host, before the file */
+	int nhost;
+	int noted_hca;		/* an HCA not found was noted */
+};
 
 static char *trim(char *s)
 {
@@ -178,7 +248,203 @@ static int csv_fields(char *line, char **f, int max)
 	return n;
 }
 
-static int csv_line(struct ptopo *t, struct pinputs *in, const char *file,
+/* RFC 4180 fields of one line, in place: `"a,b",x""y` is `a,b` and
+ * `x""y`, `"say ""no"""` is `say "no"`; white space around a field is
+ * dropped; a quote never closed takes the rest of the line.  The first
+ * max fields go to f; returns how many the line has. */
+static int rfc_fields(char *s, char **f, int max)
+{
+	int n = 0, more;
+
+	do {
+		char *w, *start;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		w = start = s;
+		if (*s == '"') {
+			for (s++; *s; *w++ = *s++)
+				if (*s == '"' && *++s != '"')
+					break;
+		}
+		while (*s && *s != ',')
+			*w++ = *s++;
+		more = *s == ',';
+		s += more;
+		while (w > start && isspace((unsigned char)w[-1]))
+			w--;
+		*w = 0;
+		if (n < max)
+			f[n] = start;
+		n++;
+	} while (more);
+	return n;
+}
+
+/* "Src Host" -> "src_host" */
+static void col_key(const char *s, char *out, size_t n)
+{
+	size_t k = 0;
+
+	for (; *s && k + 1 < n; s++)
+		out[k++] = *s == ' ' || *s == '-' ? '_' :
+			   (char)tolower((unsigned char)*s);
+	out[k] = 0;
+}
+
+static int col_of(const char *name)
+{
+	char key[64];
+	size_t i;
+
+	col_key(name, key, sizeof(key));
+	for (i = 0; i < ARRAY_SIZE(col_alias); i++)
+		if (!strcmp(key, col_alias[i].name))
+			return col_alias[i].col;
+	return -1;
+}
+
+/* the first line that is neither blank nor a comment: 1 a header (its
+ * columns in c), 0 a result line, -1 a header refused (said) */
+static int csv_header(struct pinputs *in, struct csvin *c, size_t lineno,
+		      const char *line)
+{
+	char copy[MAX_LINE + 2], *f[MAX_COLS], *old[5];
+	struct buf found = BUF_INIT, ignored = BUF_INIT, missing = BUF_INIT;
+	int n, i, known = 0, other = 0, rc = 1;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	n = rfc_fields(copy, f, MAX_COLS);
+	for (i = 0; i < n && i < MAX_COLS; i++) {
+		known += col_of(f[i]) >= 0;
+		other += col_of(f[i]) < 0 && *f[i];
+	}
+	if (!known)
+		return 0;
+	/* unless every field is a column's name, a result as the
+	 * positional form reads it is one ("a,b,error" fails a-b) */
+	if (other) {
+		char pos[MAX_LINE + 2];
+
+		snprintf(pos, sizeof(pos), "%s", line);
+		if (csv_fields(pos, old, 5) >= 3 &&
+		    outcome_of(trim(old[2])) >= 0)
+			return 0;
+	}
+	for (i = 0; i < CC_NCOLS; i++)
+		c->col[i] = -1;
+	for (i = 0; i < n && i < MAX_COLS; i++) {
+		int k = col_of(f[i]);
+
+		buf_addf(&found, "%s%s", i ? ", " : "", f[i]);
+		if (k < 0) {
+			if (*f[i])	/* not a trailing comma */
+				buf_addf(&ignored, "%s%s",
+					 ignored.len ? ", " : "", f[i]);
+		} else if (c->col[k] >= 0) {
+			rc = error("'%s' line %zu: two columns are %s: '%s' and "
+				   "'%s'", c->file, lineno, col_name[k],
+				   f[c->col[k]], f[i]);
+			goto out;
+		} else {
+			c->col[k] = i;
+			if (i + 1 > c->nfields && k <= CC_RESULT)
+				c->nfields = i + 1;
+		}
+	}
+	if (c->col[CC_SRC] < 0 || c->col[CC_DST] < 0 ||
+	    c->col[CC_RESULT] < 0) {
+		/* a header as it was before columns had names (`result`
+		 * third): by position */
+		char pos[MAX_LINE + 2];
+
+		snprintf(pos, sizeof(pos), "%s", line);
+		if (csv_fields(pos, old, 5) >= 3 &&
+		    !strcasecmp(trim(old[2]), "result")) {
+			rc = 0;
+			c->decided = 2;
+			goto out;
+		}
+		for (i = 0; i <= CC_RESULT; i++)
+			if (c->col[i] < 0)
+				buf_addf(&missing, "%s%s", missing.len ? " or " :
+					 "", col_name[i]);
+		rc = error("'%s' line %zu: the header has no %s column: want "
+			   "src, dst and result (or a name of theirs in "
+			   "schema/PAIRS.md), found: %s", c->file, lineno,
+			   missing.buf, found.buf);
+		goto out;
+	}
+	c->named = 1;
+	if (ignored.len)
+		note(in, "%s:%zu: ignored columns: %s", c->file, lineno,
+		     ignored.buf);
+out:
+	buf_release(&found);
+	buf_release(&ignored);
+	buf_release(&missing);
+	return rc;
+}
+
+/* is endpoint e a whole host of several HCAs (its results on no route)? */
+static int whole_host(const struct ptopo *t, const struct csvin *c, int e)
+{
+	int h;
+
+	if (e < 0 || t->ep[e].port >= 0)
+		return 0;
+	h = t->ep[e].host;
+	return h < c->nhost && c->nhca[h] > 1;
+}
+
+/* one end of a result: the host (or whatever) name, then the HCA and port
+ * its columns give, "host ibdev port N" as pt_resolve takes it; the host
+ * when they name none of its HCAs */
+static int csv_end(struct ptopo *t, struct pinputs *in, struct csvin *c,
+		   size_t lineno, const char *name, const char *hca,
+		   const char *port)
+{
+	char full[600];
+	int e = pt_resolve(t, name), k, alone;
+	const char *host;
+
+	if (e < 0 || !hca || !*hca || !whole_host(t, c, e))
+		return e;
+	host = t->host[t->ep[e].host].name;
+	/* a GUID, LID or "host ibdev" in the HCA column names it alone; a
+	 * word alone would be a host of its own without a topology */
+	alone = strchr(hca, ' ') || !strncasecmp(hca, "0x", 2) ||
+		strspn(hca, "0123456789") == strlen(hca);
+	for (k = port && *port ? 0 : 1; k < 2 + alone; k++) {
+		int x;
+
+		if (k == 0)
+			snprintf(full, sizeof(full), "%s %s port %s", host, hca,
+				 port);
+		else if (k == 1)
+			snprintf(full, sizeof(full), "%s %s", host, hca);
+		x = pt_resolve(t, k < 2 ? full : hca);
+		if (x >= 0 && t->ep[x].host == t->ep[e].host &&
+		    t->ep[x].port >= 0)
+			return x;
+	}
+	if (!c->noted_hca++)
+		note(in, "%s:%zu: %s is not an HCA of %s: its results are "
+		     "placed on the host", c->file, lineno, hca, host);
+	return e;
+}
+
+static void csv_pair(struct ptopo *t, struct pinputs *in, struct csvin *c,
+		     int a, const char *src, int b, const char *dst,
+		     int outcome)
+{
+	in->rows[PIN_CSV]++;
+	if (!add_pair(t, in, PIN_CSV, src, a, dst, b, outcome) &&
+	    (whole_host(t, c, a) || whole_host(t, c, b)))
+		in->host_only++;
+}
+
+static int csv_line(struct ptopo *t, struct pinputs *in, struct csvin *c,
 		    size_t lineno, char *line)
 {
 	char *f[5];
@@ -191,7 +457,7 @@ static int csv_line(struct ptopo *t, struct pinputs *in, const char *file,
 		return 0;
 	if (n < 3) {
 		in->bad_lines++;
-		note(in, "%s:%zu: want src,dst,result[,gbps[,error]]", file,
+		note(in, "%s:%zu: want src,dst,result[,gbps[,error]]", c->file,
 		     lineno);
 		return 0;
 	}
@@ -200,14 +466,94 @@ static int csv_line(struct ptopo *t, struct pinputs *in, const char *file,
 		if (lineno == 1 && !strcasecmp(trim(f[2]), "result"))
 			return 0;	/* the header */
 		in->bad_lines++;
-		note(in, "%s:%zu: result is not ok, fail or degraded", file,
+		note(in, "%s:%zu: result is not ok, fail or degraded", c->file,
 		     lineno);
 		return 0;
 	}
-	in->rows[PIN_CSV]++;
-	add_pair(t, in, PIN_CSV, trim(f[0]), pt_resolve(t, trim(f[0])),
-		 trim(f[1]), pt_resolve(t, trim(f[1])), outcome);
+	csv_pair(t, in, c, pt_resolve(t, trim(f[0])), trim(f[0]),
+		 pt_resolve(t, trim(f[1])), trim(f[1]), outcome);
 	return 0;
+}
+
+/* a field of a row by column, NULL when the header has no such column */
+static const char *fcol(const struct csvin *c, char **f, int n, int col)
+{
+	int i = c->col[col];
+
+	return i >= 0 && i < n && i < MAX_COLS ? f[i] : NULL;
+}
+
+static void csv_row(struct ptopo *t, struct pinputs *in, struct csvin *c,
+		    size_t lineno, char *line)
+{
+	char *f[MAX_COLS];
+	const char *s, *d, *hs, *hd, *ps, *pd;
+	int n, outcome, a, b;
+
+	n = rfc_fields(line, f, MAX_COLS);
+	if (n < c->nfields) {
+		in->bad_lines++;
+		note(in, "%s:%zu: fewer fields than the header's", c->file,
+		     lineno);
+		return;
+	}
+	outcome = outcome_of(fcol(c, f, n, CC_RESULT));
+	if (outcome < 0) {
+		in->bad_lines++;
+		note(in, "%s:%zu: result is not ok, fail or degraded", c->file,
+		     lineno);
+		return;
+	}
+	s = fcol(c, f, n, CC_SRC);
+	d = fcol(c, f, n, CC_DST);
+	hs = c->col[CC_SRC_HCA] >= 0 ? fcol(c, f, n, CC_SRC_HCA) :
+	     fcol(c, f, n, CC_HCA);
+	hd = c->col[CC_DST_HCA] >= 0 ? fcol(c, f, n, CC_DST_HCA) :
+	     fcol(c, f, n, CC_HCA);
+	ps = c->col[CC_SRC_PORT] >= 0 ? fcol(c, f, n, CC_SRC_PORT) :
+	     fcol(c, f, n, CC_PORT);
+	pd = c->col[CC_DST_PORT] >= 0 ? fcol(c, f, n, CC_DST_PORT) :
+	     fcol(c, f, n, CC_PORT);
+	a = csv_end(t, in, c, lineno, s, hs, ps);
+	b = csv_end(t, in, c, lineno, d, hd, pd);
+	csv_pair(t, in, c, a, s, b, d, outcome);
+}
+
+/* a line that is blank or a comment, as csv_line skips them */
+static int csv_skip(const char *line)
+{
+	char copy[MAX_LINE + 2], *f[5];
+	int n;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	n = csv_fields(copy, f, 5);
+	return (n == 1 && !*trim(f[0])) || *trim(f[0]) == '#';
+}
+
+static int csv_read(struct ptopo *t, struct pinputs *in, struct csvin *c,
+		    size_t lineno, char *line)
+{
+	if (!c->decided) {
+		int r;
+
+		if (lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3))
+			memmove(line, line + 3, strlen(line + 3) + 1);
+		if (csv_skip(line))
+			return 0;
+		c->decided = 1;
+		r = csv_header(in, c, lineno, line);
+		if (r < 0)
+			return -1;
+		if (r > 0 || c->decided == 2)
+			return 0;
+	}
+	if (c->named) {
+		if (csv_skip(line))
+			return 0;
+		csv_row(t, in, c, lineno, line);
+		return 0;
+	}
+	return csv_line(t, in, c, lineno, line);
 }
 
 int pin_csv(struct ptopo *t, struct pinputs *in, const char *file)
@@ -215,7 +561,8 @@ int pin_csv(struct ptopo *t, struct pinputs *in, const char *file)
 	char line[MAX_LINE + 2], err[128];
 	uint64_t bytes = 0;
 	size_t lineno = 0;
-	int rc = 0, fd;
+	int rc = 0, fd, e;
+	struct csvin c;
 	FILE *fp;
 
 	fd = open_named_file(file, MAX_RESULTS, err, sizeof(err));
@@ -224,6 +571,13 @@ int pin_csv(struct ptopo *t, struct pinputs *in, const char *file)
 	fp = fd == STDIN_FILENO ? stdin : fdopen(fd, "r");
 	if (!fp)
 		die("out of memory");
+	memset(&c, 0, sizeof(c));
+	c.file = file;
+	c.nhost = t->nhost;
+	c.nhca = xcalloc((size_t)t->nhost + 1, sizeof(*c.nhca));
+	for (e = 0; e < t->nep; e++)
+		if (t->ep[e].port >= 0)
+			c.nhca[t->ep[e].host]++;
 	while (fgets(line, sizeof(line), fp)) {
 		size_t l = strlen(line);
 
@@ -237,10 +591,10 @@ int pin_csv(struct ptopo *t, struct pinputs *in, const char *file)
 		if (l && line[l - 1] == '\n') {
 			line[--l] = 0;
 		} else if (!feof(fp)) {
-			int c;
+			int ch;
 
 			/* a line longer than any pair result: skip it */
-			while ((c = getc(fp)) != EOF && c != '\n' &&
+			while ((ch = getc(fp)) != EOF && ch != '\n' &&
 			       ++bytes <= MAX_RESULTS)
 				;
 			in->bad_lines++;
@@ -252,12 +606,16 @@ int pin_csv(struct ptopo *t, struct pinputs *in, const char *file)
 			in->bad_lines++;
 			continue;
 		}
-		csv_line(t, in, file, lineno, line);
+		if (csv_read(t, in, &c, lineno, line) < 0) {
+			rc = -1;
+			break;
+		}
 	}
-	if (ferror(fp))
+	if (!rc && ferror(fp))
 		rc = error("cannot read '%s': %s", file, strerror(errno));
 	if (fp != stdin)
 		fclose(fp);
+	free(c.nhca);
 	return rc;
 }
 

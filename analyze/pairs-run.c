@@ -234,6 +234,9 @@ static void print_text(struct pctx *x)
 	if (in->bad_lines)
 		printf("# %zu lines of the results were not pair results\n",
 		       in->bad_lines);
+	if (in->host_only)
+		printf("# %zu results placed on a host, not an HCA: the CSV "
+		       "names none of the host's HCAs\n", in->host_only);
 	printf("# method %s, noise rate %.3g\n", x->method == PM_TOMOGRAPHY ?
 	       "tomography" : "best", x->pm.noise);
 	if (!x->pm.nfail)
@@ -397,6 +400,8 @@ static void print_json(struct pctx *x)
 		json_obj_open(&j, src[i]);
 		json_uint(&j, "rows", in->rows[i]);
 		json_uint(&j, "used", in->used[i]);
+		if (i == PIN_CSV)
+			json_uint(&j, "host_only", in->host_only);
 		json_obj_close(&j);
 	}
 	json_uint(&j, "unresolved", in->unresolved);

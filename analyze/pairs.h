@@ -220,6 +220,8 @@ struct pinputs {
 	size_t rows[PIN_NSOURCES];	/* read */
 	size_t used[PIN_NSOURCES];	/* became observations */
 	size_t unresolved, ambiguous, unrouted, same_host, bad_lines;
+	size_t host_only;		/* CSV results on a host of several
+					 * HCAs, its HCA not named */
 	char first_unresolved[128];
 	struct buf notes;		/* "pairs.csv:3: ..." lines */
 	size_t nnotes;
