@@ -205,7 +205,8 @@ int pt_resolve(struct ptopo *t, const char *name);
 /* the endpoint of a bundle's HCA (ibdev may be "" or NULL: the host) */
 int pt_local(struct ptopo *t, int64_t bundle, const char *ibdev);
 /* the components between two endpoints, both directions; -1 when the
- * forwarding tables have no route (out still gets the ends) */
+ * forwarding tables have no route (out still gets the ends); 0 when
+ * both ends are on one host (no test between hosts) */
 int pt_path(void *t, int a, int b, int *out, int max);
 
 /* corroborating counters of a component, "where name value (source)"

@@ -78,6 +78,14 @@ check_eq "... every result counted as placed on a host" "$(inp plain)" "96 96 96
 "$RA" pairs --db g.db --results plain.csv >plain.txt 2>&1
 check "... and said in the text" grep -q \
 	'^# 96 results placed on a host, not an HCA' plain.txt
+
+# one failing result: the split test suggested is between two hosts,
+# never a host and its own HCA
+printf 'gpu01,gpu02 mlx5_0,fail,,\n' >one.csv
+"$RA" pairs --db g.db --results one.csv >one.txt 2>&1
+check_eq "one failing result: the split test joins two hosts" \
+	"$(sed -n 's/.*; test \(.*\) next: .*/\1/p' one.txt | head -n 1)" \
+	"gpu01 <-> gpu02 mlx5_1 port 1"
 check_eq "... no such line when every result has its HCA" \
 	"$("$RA" pairs --db g.db --results named.csv 2>&1 | grep -c 'placed on a host')" 0
 
