@@ -225,35 +225,40 @@ static int reason_add(char *r, size_t *n, const char *s)
 }
 
 /* "rdma: PORT_DOWN mlx5_3:1,mlx5_4:1; PCIE_LINK_DEGRADED 0000:3c:00.0":
- * a rule once, its components after it, worst first; nothing when OK */
+ * a rule once, its components after it (each once), worst first;
+ * nothing when OK */
 static int print_reason(sqlite3 *db, int64_t bid)
 {
 	sqlite3_stmt *s = findings(db, bid);
-	char r[REASON_MAX + 1] = "rdma:", last[128] = "";
+	char r[REASON_MAX + 1] = "rdma:", rule[128] = "", comp[128] = "";
 	size_t n = strlen(r);
 	int rc = EXIT_OK, full = 0;
 
 	while (!full && sqlite3_step(s) == SQLITE_ROW) {
-		char comp[128];
+		char c[128];
 
+		/* the worst finding comes first: it gives the status */
 		if (rc == EXIT_OK)
 			rc = sqlite3_column_int(s, 0) == 2 ? EXIT_CRITICAL :
 							      EXIT_WARNING;
-		snprintf(comp, sizeof(comp), "%s", db_col(s, 2));
-		clean(comp);
-		if (strcmp(last, db_col(s, 1))) {
-			snprintf(last, sizeof(last), "%s", db_col(s, 1));
+		snprintf(c, sizeof(c), "%s", db_col(s, 2));
+		clean(c);
+		if (strcmp(rule, db_col(s, 1))) {
+			snprintf(rule, sizeof(rule), "%s", db_col(s, 1));
+			clean(rule);
 			full = reason_add(r, &n, n > 5 ? "; " : " ") ||
-			       reason_add(r, &n, last) ||
-			       (*comp && reason_add(r, &n, " "));
-		} else if (*comp) {
+			       reason_add(r, &n, rule) ||
+			       (*c && reason_add(r, &n, " "));
+		} else if (!*c || !strcmp(c, comp)) {
+			continue;
+		} else {
 			full = reason_add(r, &n, ",");
 		}
-		if (!full && *comp)
-			full = reason_add(r, &n, comp);
+		snprintf(comp, sizeof(comp), "%s", c);
+		if (!full && *c)
+			full = reason_add(r, &n, c);
 	}
 	db_done(s);
-	/* the worst finding came first: it gave the status */
 	if (rc != EXIT_OK)
 		puts(r);
 	return rc;
