@@ -26,8 +26,10 @@
 
 #include "analyze.h"
 #include "breader.h"
+#include "buf.h"
 #include "db.h"
 #include "import.h"
+#include "json.h"
 #include "load.h"
 #include "log.h"
 #include "report.h"
@@ -285,13 +287,24 @@ static int unknown(const struct check_args *a, const char *why)
 
 	snprintf(w, sizeof(w), "%s", why);
 	clean(w);
-	if (a->format == FORMAT_JSON)
-		printf("{\n  \"tool\": \"rdma-analyze\",\n  \"status\": "
-		       "\"UNKNOWN\",\n  \"error\": \"%s\"\n}\n", w);
-	else if (a->reason)
+	if (a->format == FORMAT_JSON) {
+		struct buf out = BUF_INIT;
+		struct json j;
+
+		json_init(&j, &out, 1);
+		json_obj_open(&j, NULL);
+		json_str(&j, "tool", "rdma-analyze");
+		json_str(&j, "status", "UNKNOWN");
+		json_str(&j, "error", w);
+		json_obj_close(&j);
+		json_end(&j);
+		fwrite(out.buf, 1, out.len, stdout);
+		buf_release(&out);
+	} else if (a->reason) {
 		printf("rdma: check failed: %s\n", w);
-	else
+	} else {
 		printf("RDMA UNKNOWN - %s\n", w);
+	}
 	return EXIT_UNKNOWN;
 }
 
@@ -367,6 +380,15 @@ static void tmp_remove(void)
 	}
 	rmdir(tmp_dir);
 	*tmp_dir = 0;
+}
+
+/* path is a file right in the scratch folder */
+static int in_tmp(const char *path)
+{
+	size_t n = strlen(tmp_dir);
+
+	return n && !strncmp(path, tmp_dir, n) && path[n] == '/' &&
+	       path[n + 1] && path[n + 1] != '.' && !strchr(path + n + 1, '/');
 }
 
 /* past the deadline while the bundle is analysed (it never should be):
@@ -653,7 +675,9 @@ int cmd_check(int argc, char **argv)
 		tmp_remove();
 		return unknown(&a, why);
 	}
-	if (!a.save)
+	/* what the signal handler may remove: a file of the scratch folder
+	 * only, whatever the collector named */
+	if (!a.save && in_tmp(bundle))
 		snprintf(tmp_bundle, sizeof(tmp_bundle), "%s", bundle);
 	/* the analysis is bounded too: a second past the deadline at most */
 	signal(SIGALRM, on_alarm);
