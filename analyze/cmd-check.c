@@ -148,64 +148,62 @@ static void clean(char *s)
 			*s = '?';
 }
 
-/* the check's findings of bundle bid: warning or above, the node's own
- * checks (history and pairs need other bundles; fleet only against
- * --expect), worst first */
+/* the check's findings of a bundle: the node's own checks (history and
+ * pairs need other bundles; fleet ones exist only against --expect) */
+#define NODE_FINDINGS "findings WHERE bundle_id = ? AND layer NOT IN " \
+	"('history', 'pairs')"
+
+/* those at warning or above, worst first */
 static sqlite3_stmt *findings(sqlite3 *db, int64_t bid)
 {
 	return db_query(db, "SELECT severity, rule, component, summary FROM "
-			"findings WHERE bundle_id = ? AND severity >= 1 AND "
-			"layer NOT IN ('history', 'pairs') ORDER BY severity "
+			NODE_FINDINGS " AND severity >= 1 ORDER BY severity "
 			"DESC, " LAYER_ORDER ", rule, component", "i", bid);
 }
 
-static const char *const status_names[] = {
-	"OK", "WARNING", "CRITICAL", "UNKNOWN"
-};
+static int64_t count_sev(sqlite3 *db, int64_t bid, int sev)
+{
+	return db_int(db, "SELECT count(*) FROM " NODE_FINDINGS " AND "
+		      "severity = ?", "ii", bid, (int64_t)sev);
+}
 
 /* the Nagios output: status line with performance data, then a line per
  * finding; the exit status */
 static int print_text(sqlite3 *db, int64_t bid, const char *saved)
 {
-	int64_t crit = db_int(db, "SELECT count(*) FROM findings WHERE "
-			      "bundle_id = ? AND severity = 2 AND layer NOT IN "
-			      "('history', 'pairs')", "i", bid);
-	int64_t warn = db_int(db, "SELECT count(*) FROM findings WHERE "
-			      "bundle_id = ? AND severity = 1 AND layer NOT IN "
-			      "('history', 'pairs')", "i", bid);
+	int64_t crit = count_sev(db, bid, SEV_CRITICAL);
+	int64_t warn = count_sev(db, bid, SEV_WARNING);
 	sqlite3_stmt *s = db_query(db, "SELECT hostname FROM bundles WHERE "
 				   "id = ?", "i", bid);
 	char host[128] = "";
-	int rc = crit ? EXIT_CRITICAL : warn ? EXIT_WARNING : EXIT_OK;
 
 	if (sqlite3_step(s) == SQLITE_ROW)
 		snprintf(host, sizeof(host), "%s", db_col(s, 0));
 	db_done(s);
 	clean(host);
-	if (rc == EXIT_OK)
+	if (!crit && !warn)
 		printf("RDMA OK - %s: no finding at warning or above | "
 		       "critical=0 warning=0\n", host);
 	else
 		printf("RDMA %s - %s: %lld critical, %lld warning | critical="
-		       "%lld warning=%lld\n", status_names[rc], host,
-		       (long long)crit, (long long)warn, (long long)crit,
+		       "%lld warning=%lld\n", crit ? "CRITICAL" : "WARNING",
+		       host, (long long)crit, (long long)warn, (long long)crit,
 		       (long long)warn);
 	s = findings(db, bid);
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		char *comp = db_col_dup(s, 2), *sum = db_col_dup(s, 3);
+		char *comp = xstrdup(db_col(s, 2)), *sum = xstrdup(db_col(s, 3));
 
-		clean(comp ? comp : (char *)"");
-		clean(sum ? sum : (char *)"");
-		printf("%s %s %s %s\n", sqlite3_column_int(s, 0) == 2 ?
-		       "CRITICAL" : "WARNING", db_col(s, 1), comp ? comp : "",
-		       sum ? sum : "");
+		clean(comp);
+		clean(sum);
+		printf("%s %s %s %s\n", sqlite3_column_int(s, 0) == SEV_CRITICAL ?
+		       "CRITICAL" : "WARNING", db_col(s, 1), comp, sum);
 		free(comp);
 		free(sum);
 	}
 	db_done(s);
 	if (saved)
 		printf("bundle %s\n", saved);
-	return rc;
+	return crit ? EXIT_CRITICAL : warn ? EXIT_WARNING : EXIT_OK;
 }
 
 /* append s to the reason r (len n so far) within REASON_MAX; 0, or -1
@@ -241,8 +239,8 @@ static int print_reason(sqlite3 *db, int64_t bid)
 
 		/* the worst finding comes first: it gives the status */
 		if (rc == EXIT_OK)
-			rc = sqlite3_column_int(s, 0) == 2 ? EXIT_CRITICAL :
-							      EXIT_WARNING;
+			rc = sqlite3_column_int(s, 0) == SEV_CRITICAL ?
+			     EXIT_CRITICAL : EXIT_WARNING;
 		snprintf(c, sizeof(c), "%s", db_col(s, 2));
 		clean(c);
 		if (strcmp(rule, db_col(s, 1))) {
@@ -269,14 +267,11 @@ static int print_reason(sqlite3 *db, int64_t bid)
 static int print_json(sqlite3 *db, int64_t bid)
 {
 	struct report_opts ro = { stdout, 0 };
-	int64_t worst;
 
 	if (report_select(db, &bid, 1) < 0 || report_json(db, &ro) < 0)
 		return EXIT_UNKNOWN;
-	worst = db_int(db, "SELECT coalesce(max(severity), 0) FROM findings "
-		       "WHERE bundle_id = ? AND layer NOT IN ('history', "
-		       "'pairs')", "i", bid);
-	return (int)worst;
+	return count_sev(db, bid, SEV_CRITICAL) ? EXIT_CRITICAL :
+	       count_sev(db, bid, SEV_WARNING) ? EXIT_WARNING : EXIT_OK;
 }
 
 /* the check could not run: one status line (a reason line with --reason,
