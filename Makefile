@@ -8,7 +8,7 @@
 #   make bench        speed, memory and size figures (tests/bench.sh,
 #                     tests/bench-fabric.sh, tests/bench-pairs.sh,
 #                     tests/bench-analyze.sh, tests/bench-html.sh,
-#                     tests/bench-static.sh)
+#                     tests/bench-static.sh, tests/bench-check.sh)
 #   make fuzz         libFuzzer targets, FUZZ_SECONDS=N each (tests/fuzz/)
 #   make static       one rdma-collect with no shared library at all, for
 #                     any Linux node: build-static/rdma-collect-$(ARCH);
@@ -264,6 +264,7 @@ check-vm:
 bench: all $(TOOL_BIN)
 	$(Q): >$(BUILD)/bench.tsv
 	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench.sh $(BUILD)
+	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench-check.sh $(BUILD)
 	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench-fabric.sh $(BUILD)
 	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench-pairs.sh $(BUILD)
 	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv $(if $(N),N=$(N) )tests/bench-analyze.sh $(BUILD)

@@ -63,5 +63,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_pairs(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

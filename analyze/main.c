@@ -26,6 +26,7 @@ static const char usage_text[] =
 "       rdma-analyze history --db FILE [-f text|json] [--all] NODE\n"
 "       rdma-analyze merge --db OUT DB...\n"
 "       rdma-analyze pairs --db FILE [--results CSV] [--method M] [-f text|json]\n"
+"       rdma-analyze check [--timeout S] [--reason] [--expect FILE] [--save DIR]\n"
 "\n"
 "report  diagnose bundles (loaded in memory, or from --db: the newest\n"
 "        bundle of each node) and write a report, text, json or html; a\n"
@@ -49,6 +50,9 @@ static const char usage_text[] =
 "        into OUT, then diagnose them there\n"
 "pairs   which node, cable, link or switch explains the failing pairs of\n"
 "        a pair test (CSV), NCCL completion errors and perftest runs\n"
+"check   collect this node (rdma-collect, no fabric access) and run the\n"
+"        node checks under a deadline: Nagios' output and exit status, a\n"
+"        drain reason for Slurm or NHC (--reason)\n"
 "\n"
 "'rdma-analyze COMMAND --help' gives the options of COMMAND.  Every\n"
 "command that prints a result of its own takes -f, --format text|json\n"
@@ -56,8 +60,8 @@ static const char usage_text[] =
 "\n"
 "Exit status: 0 nothing at warning or above; 1 warnings; 2 critical\n"
 "findings; 3 usage error; 4 a bundle or the database could not be read\n"
-"(the other bundles are still reported); path, diff, history and merge\n"
-"say theirs in their --help.\n";
+"(the other bundles are still reported); path, diff, history, merge and\n"
+"check say theirs in their --help.\n";
 
 static const struct {
 	const char *name;
@@ -73,6 +77,7 @@ static const struct {
 	{ "history", cmd_history },
 	{ "merge", cmd_merge },
 	{ "pairs", cmd_pairs },
+	{ "check", cmd_check },
 };
 
 static int version(void)

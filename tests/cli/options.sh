@@ -122,7 +122,7 @@ manopts() {
 		}
 		{ prev = $0 }' | sort -u
 }
-for c in report load show rules list path diff history merge pairs; do
+for c in report load show rules list path diff history merge pairs check; do
 	table "$c" >t.$c
 	helpopts "$c" >h.$c
 	manopts "$c" >m.$c
