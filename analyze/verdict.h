@@ -1,0 +1,22 @@
+/* verdict: one node's verdict for one bundle, as JSON.  The same object is
+ * each entry of `report -f json`'s "nodes" and the whole output of
+ * `check -f json`; schema/REPORT.md documents it. */
+#ifndef RDMA_ANALYZE_VERDICT_H
+#define RDMA_ANALYZE_VERDICT_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "json.h"
+
+/* write the verdict of bundle bundle_id (loaded, its rules run) into j as
+ * the value of key (NULL inside an array or at the top); -1 and nothing
+ * written if there is no such bundle */
+int verdict_json(sqlite3 *db, int64_t bundle_id, struct json *j,
+		 const char *key);
+/* the verdict as one JSON document on out (pretty, a newline after it);
+ * -1 if there is no such bundle or out could not be written */
+int verdict_write(sqlite3 *db, int64_t bundle_id, FILE *out);
+
+#endif
