@@ -1,5 +1,5 @@
-/* verdict: one node's verdict for one bundle as a JSON object (verdict.h,
- * schema/REPORT.md) */
+/* verdict: one node's verdict for one bundle as a JSON object (verdict.h;
+ * its schema: schema/node-verdict.schema.json) */
 #include <stdio.h>
 
 #include "buf.h"
@@ -122,6 +122,7 @@ int verdict_json(sqlite3 *db, int64_t bid, struct json *j, const char *key)
 	}
 	worst = sqlite3_column_int(b, 5);
 	json_obj_open(j, key);
+	json_int(j, "verdict_version", VERDICT_VERSION);
 	json_str(j, "node", db_col_null(b, 0));
 	json_str(j, "bundle", db_col_null(b, 1));
 	json_str(j, "sha256", db_col_null(b, 2));

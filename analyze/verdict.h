@@ -1,6 +1,7 @@
 /* verdict: one node's verdict for one bundle, as JSON.  The same object is
  * each entry of `report -f json`'s "nodes" and the whole output of
- * `check -f json`; schema/REPORT.md documents it. */
+ * `check -f json`; schema/node-verdict.schema.json is its schema and
+ * schema/REPORT.md documents it. */
 #ifndef RDMA_ANALYZE_VERDICT_H
 #define RDMA_ANALYZE_VERDICT_H
 
@@ -9,6 +10,11 @@
 #include <stdio.h>
 
 #include "json.h"
+
+/* "verdict_version" of the object: raised only when a field is renamed,
+ * removed or changes meaning (fields are added within a version); the
+ * schema's "$id" ends with it: urn:rdma-analyze:schema:node-verdict:1 */
+#define VERDICT_VERSION 1
 
 /* write the verdict of bundle bundle_id (loaded, its rules run) into j as
  * the value of key (NULL inside an array or at the top); -1 and nothing
