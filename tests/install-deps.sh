@@ -5,7 +5,7 @@ set -eu
 pkgs="make gcc libc6-dev pkg-config tar zstd
 libarchive-dev libzstd-dev libpci-dev libibverbs-dev libibumad-dev
 libibmad-dev libibnetdisc-dev libsqlite3-dev sqlite3
-fuse3 libfuse3-dev pciutils ethtool iproute2 util-linux python3
+fuse3 libfuse3-dev pciutils ethtool iproute2 util-linux python3 python3-jsonschema
 ibsim-utils opensm infiniband-diags
 qemu-system-x86 busybox-static cpio kmod ibverbs-utils ibverbs-providers perftest systemd
 chromium clang strace sosreport xz-utils
