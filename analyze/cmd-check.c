@@ -35,6 +35,7 @@
 #include "report.h"
 #include "rules.h"
 #include "util.h"
+#include "verdict.h"
 
 static const char usage_text[] =
 "usage: rdma-analyze check [options]\n"
@@ -57,7 +58,7 @@ static const char usage_text[] =
 "  --collector PATH   the rdma-collect to run (default: the one beside\n"
 "                     rdma-analyze, ../sbin/rdma-collect, then PATH)\n"
 "  --thresholds FILE  override thresholds ('name value' lines)\n"
-"  -f, --format F     text (default) or json (the report's JSON, one node)\n"
+"  -f, --format F     text (default) or json (the node verdict)\n"
 "  --json             the same as --format json\n"
 "\n"
 "Exit status (Nagios): 0 OK; 1 warnings; 2 critical findings; 3 UNKNOWN:\n"
@@ -264,11 +265,10 @@ static int print_reason(sqlite3 *db, int64_t bid)
 	return rc;
 }
 
+/* the node verdict (verdict.h, schema/node-verdict.schema.json) */
 static int print_json(sqlite3 *db, int64_t bid)
 {
-	struct report_opts ro = { stdout, 0 };
-
-	if (report_select(db, &bid, 1) < 0 || report_json(db, &ro) < 0)
+	if (verdict_write(db, bid, stdout) < 0)
 		return EXIT_UNKNOWN;
 	return count_sev(db, bid, SEV_CRITICAL) ? EXIT_CRITICAL :
 	       count_sev(db, bid, SEV_WARNING) ? EXIT_WARNING : EXIT_OK;

@@ -68,14 +68,20 @@ check "long reason: cut with ..." sh -c "case '$r' in rdma:\ PCIE_LINK_DEGRADED\
 # --- -f json, --json ---
 "$RA" check --root bad -f json >j.out
 check_eq "json: exit 2" "$?" 2
-check "json: the report of one node, with the findings" python3 -c '
+check "json: the node verdict, with the findings" python3 -c '
 import json, sys
 d = json.load(open("j.out"))
-assert len(d["nodes"]) == 1 and d["nodes"][0]["node"] == "'$HOST'"
-r = {f["rule"] for f in d["nodes"][0]["findings"] if f["severity"] == "critical"}
+assert d["verdict_version"] == 1 and d["node"] == "'$HOST'", d["node"]
+assert d["worst"] == "critical", d["worst"]
+r = {f["rule"] for f in d["findings"] if f["severity"] == "critical"}
 assert r == {"PORT_DOWN", "PCIE_LINK_DEGRADED"}, r'
+check "json: valid against schema/node-verdict.schema.json" /usr/bin/python3 -c '
+import json, sys, jsonschema
+s = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator(s).validate(json.load(open("j.out")))' \
+	"$TOP/schema/node-verdict.schema.json"
 check_eq "json: --json is -f json" "$("$RA" check --root bad --json | python3 -c '
-import json, sys; print(json.load(sys.stdin)["summary"]["critical"])')" 2
+import json, sys; print(json.load(sys.stdin)["worst"])')" critical
 
 # --- --expect: a file of values, a known-good bundle ---
 printf 'hcas 8\nhca.*.fw 28.41.1000\nport.*.rate 400 Gb/sec (4X NDR)\n' >good.expect
