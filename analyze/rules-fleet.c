@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,6 @@
 #include "fingerprint.h"
 #include "log.h"
 #include "rules.h"
-#include "rules-fabric.h"
 #include "util.h"
 
 /* what an attribute is called in a message, and the device it belongs to:
@@ -421,8 +421,57 @@ static int outliers(struct rctx *rc, const char *grp, const char *only,
 	return 0;
 }
 
+/* ibdiagnet's import: its console log's FW Check */
+#define DIAG_JSON "rdma-collect/fabric/ibdiagnet.json"
+
+/* FW_VERSION_OUTLIER on each node the FW Check named: its firmware is not
+ * the newest the fabric runs for the same board (Devid/PSID).  ibdiagnet
+ * names the older ones; a node is named by its node GUID when ibdiagnet's
+ * name for it carries one ("S<guid>/N<guid>"), else by that name
+ * ("host/mlx5_0").  The stage's own count says when the log lists only
+ * some of them (the rest are in ibdiagnet2.db_csv). */
+static int fabric_fw_mixed(struct rctx *rc)
+{
+	sqlite3_stmt *st = db_query(rc->db,
+		"SELECT f.bundle_id, coalesce(f.guid, f.object), f.object, "
+		"coalesce(f.device_id, '?'), coalesce(f.psid, '?'), f.fw, "
+		"f.latest, (SELECT count(*) FROM fabric_diag_fw x WHERE "
+		"x.bundle_id = f.bundle_id AND x.psid IS f.psid AND "
+		"x.device_id IS f.device_id), coalesce((SELECT warnings FROM "
+		"fabric_diag_stages s WHERE s.bundle_id = f.bundle_id AND "
+		"s.stage = 'Nodes Information'), -1) "
+		"FROM fabric_diag_fw f JOIN todo_rule t ON t.bundle_id = "
+		"f.bundle_id WHERE f.fw <> f.latest ORDER BY f.bundle_id, 2", "");
+
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t fid = finding_add(
+			rc, sqlite3_column_int64(st, 0), -1, db_col(st, 1),
+			"%s runs firmware %s while "
+			"the newest on this fabric for the same "
+			"board (Devid %s, PSID %s) is %s "
+			"(ibdiagnet's FW Check: %" PRId64 " "
+			"node(s) of that board named behind)",
+			db_col(st, 2), db_col(st, 5), db_col(st, 3),
+			db_col(st, 4), db_col(st, 6), db_col_int(st, 7));
+
+		finding_evidence(
+			rc, fid, DIAG_JSON,
+			"fw %s: Devid %s, PSID %s, "
+			"FW %s, latest %s%s",
+			db_col(st, 2), db_col(st, 3), db_col(st, 4),
+			db_col(st, 5), db_col(st, 6),
+			db_col_int(st, 8) > db_col_int(st, 7)
+				? " (the log lists "
+				  "only some of the stage's warnings: the rest "
+				  "are in ibdiagnet2.db_csv)"
+				: "");
+	}
+	db_done(st);
+	return 0;
+}
+
 /* the nodes' HCAs against each other; then the fabric's own firmware
- * check, ibdiagnet's (rules-fabric.c) */
+ * check, ibdiagnet's (fabric_fw_mixed above) */
 static int fleet_fw(struct rctx *rc)
 {
 	int r = outliers(rc, "fw", NULL, 0, NULL);
