@@ -42,6 +42,8 @@ const struct rule rules_pci[] = {
 		.severity = SEV_CRITICAL,
 		.title = "fewer RDMA devices or Mellanox/NVIDIA network PCI functions than expected",
 		.needs = "pci|klog,sysfs",
+		/* fleet_min_nodes: its fleet part (rules-fleet.c) */
+		.thresholds = "expect_hcas fleet_min_nodes",
 		.evidence = "sys/bus/pci/devices/* (vendor 0x15b3) against sys/class/infiniband/*; without the PCI functions, the kernel log's mlx5_core/mlx4_core/mlx4_en lines of a function on a node with no RDMA device at all; --expect-hcas N. A ConnectX without an RDMA device on a node whose RDMA devices are all another driver's (bnxt_re, efa ...) is an Ethernet NIC there: info",
 		.remediation = "A function on the bus without an RDMA device: its driver did not bind or probe failed (dmesg mlx5_core lines, lsmod mlx5_ib); fewer functions than expected: the card is not detected (BIOS slot settings, reseat, check the slot's power and the riser), or firmware is in recovery (flint/mstflint query).",
 		/* the fleet's majority for the same node class comes with the

@@ -13,7 +13,8 @@
  * are present) and returns one row per finding:
  *     bundle_id, component, summary, evidence, severity
  * evidence is "path\tvalue" lines; severity NULL means the rule's default.
- * Thresholds are in the temporary table thresholds(name, value).
+ * Thresholds are in the temporary table thresholds(name, value); a row
+ * names those its rule reads.
  */
 #ifndef RDMA_ANALYZE_RULES_H
 #define RDMA_ANALYZE_RULES_H
@@ -48,6 +49,9 @@ struct rule {
 	int severity;
 	const char *title;
 	const char *needs;	/* comma-separated sources */
+	/* the thresholds it reads (names of thresholds[], space-separated),
+	 * through its query, the views that query reads, or its check */
+	const char *thresholds;
 	const char *evidence;	/* what it reads, for `rules` and the docs */
 	const char *remediation;
 	int sql;	/* 1: its query is analyze/rules/<id>.sql (rule_sql()) */
@@ -97,6 +101,8 @@ extern const struct threshold thresholds[];
  * lines); 0 or -1 with a message */
 int thresholds_load(sqlite3 *db, const char *file);
 double threshold(sqlite3 *db, const char *name);
+/* does rule r list threshold name among those it reads? */
+int rule_reads(const struct rule *r, const char *name);
 
 /* rules-import.c: drop from todo_rule the imports without the evidence
  * rule r reads, each with a skipped row saying what would carry it */
