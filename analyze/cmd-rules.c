@@ -1,8 +1,10 @@
 /* cmd-rules: `rdma-analyze rules`, the checks from the rule tables
- * (rules-*.c): id, layer, severity and title; as JSON with the evidence
- * each needs and its remediation; as the rule reference schema/RULES.md;
- * or the thresholds and their defaults. */
+ * (rules-*.c): id, layer, severity, title and the thresholds each reads;
+ * as JSON with the evidence each needs and its remediation; as the rule
+ * reference schema/RULES.md; or the thresholds, their defaults and the
+ * rules that read them. */
 #include <stdio.h>
+#include <string.h>
 
 #include "analyze.h"
 #include "buf.h"
@@ -12,14 +14,14 @@
 static const char usage_text[] =
 "usage: rdma-analyze rules [-f text|json|markdown] [--thresholds]\n"
 "\n"
-"The checks: id, layer, severity and title.\n"
+"The checks: id, layer, severity, title and the thresholds each reads.\n"
 "  -f, --format F   text (default); json, with the evidence each needs and\n"
 "                   the remediation; markdown, the rule reference\n"
 "                   (schema/RULES.md is this output)\n"
 "  --json           the same as --format json\n"
 "  --markdown       the same as --format markdown\n"
-"  --thresholds     the thresholds and their defaults instead, in the same\n"
-"                   format\n";
+"  --thresholds     the thresholds, their defaults and the rules that read\n"
+"                   them instead, in the same format\n";
 
 static const struct option opts[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -33,27 +35,66 @@ static const struct option opts[] = {
 enum { FORMAT_MARKDOWN = FORMAT_JSON + 1 };
 static const char *const formats[] = { "text", "json", "markdown", NULL };
 
+/* the ids of the rules that read threshold name, sep between them */
+static void readers(struct buf *b, const char *name, const char *sep)
+{
+	const struct rule *const *r;
+
+	buf_reset(b);
+	for (r = rules_all(); *r; r++)
+		if (rule_reads(*r, name))
+			buf_addf(b, "%s%s", b->len ? sep : "", (*r)->id);
+}
+
 static void thresholds_text(void)
 {
 	const struct threshold *t;
+	struct buf b = BUF_INIT;
 
-	for (t = thresholds; t->name; t++)
+	for (t = thresholds; t->name; t++) {
 		printf("%-16s %-8g %s\n", t->name, t->value, t->help);
+		readers(&b, t->name, " ");
+		printf("%26sread by %s\n", "", b.len ? b.buf : "no rule");
+	}
+	buf_release(&b);
 }
 
 static void thresholds_markdown(void)
 {
 	const struct threshold *t;
+	struct buf b = BUF_INIT;
 
-	printf("| name | default | meaning |\n|---|---|---|\n");
-	for (t = thresholds; t->name; t++)
-		printf("| %s | %g | %s |\n", t->name, t->value, t->help);
+	printf("| name | default | meaning | read by |\n|---|---|---|---|\n");
+	for (t = thresholds; t->name; t++) {
+		readers(&b, t->name, ", ");
+		printf("| %s | %g | %s | %s |\n", t->name, t->value, t->help,
+		       b.len ? b.buf : "");
+	}
+	buf_release(&b);
+}
+
+/* the words of a space-separated list as a JSON array */
+static void json_words(struct json *j, const char *key, const char *list)
+{
+	const char *p = list ? list : "";
+
+	json_arr_open(j, key);
+	while (*p) {
+		size_t w = strcspn(p, " ");
+
+		if (w)
+			json_strn(j, NULL, p, w);
+		p += w;
+		p += strspn(p, " ");
+	}
+	json_arr_close(j);
 }
 
 static void thresholds_json(void)
 {
 	const struct threshold *t;
 	struct buf out = BUF_INIT;
+	struct buf ids = BUF_INIT;
 	struct json j;
 	char num[64];
 
@@ -65,12 +106,15 @@ static void thresholds_json(void)
 		snprintf(num, sizeof(num), "%.15g", t->value);
 		json_raw(&j, "default", num);
 		json_str(&j, "meaning", t->help);
+		readers(&ids, t->name, " ");
+		json_words(&j, "rules", ids.buf);
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
 	json_end(&j);
 	fwrite(out.buf, 1, out.len, stdout);
 	buf_release(&out);
+	buf_release(&ids);
 }
 
 static void rules_json(void)
@@ -88,6 +132,7 @@ static void rules_json(void)
 		json_str(&j, "severity", severity_name((*r)->severity));
 		json_str(&j, "title", (*r)->title);
 		json_str(&j, "needs", (*r)->needs);
+		json_words(&j, "thresholds", (*r)->thresholds);
 		json_str(&j, "evidence", (*r)->evidence);
 		json_str(&j, "remediation", (*r)->remediation);
 		json_obj_close(&j);
@@ -107,14 +152,18 @@ static void rules_markdown(void)
 	       "--markdown` from the rule tables (analyze/rules-*.c); the "
 	       "ids are stable (never renamed), and the conventions they "
 	       "follow are in schema/REPORT.md.\n\n");
-	for (r = rules_all(); *r; r++)
+	for (r = rules_all(); *r; r++) {
 		printf("## %s\n\n- layer: %s\n- severity: %s\n- fires "
-		       "when: %s\n- needs sources: %s\n- evidence: %s\n- "
-		       "remediation: %s\n\n", (*r)->id, layer_name((*r)->layer),
-		       severity_name((*r)->severity), (*r)->title,
-		       (*r)->needs && *(*r)->needs ? (*r)->needs : "none",
+		       "when: %s\n- needs sources: %s\n", (*r)->id,
+		       layer_name((*r)->layer), severity_name((*r)->severity),
+		       (*r)->title,
+		       (*r)->needs && *(*r)->needs ? (*r)->needs : "none");
+		if ((*r)->thresholds && *(*r)->thresholds)
+			printf("- thresholds: %s\n", (*r)->thresholds);
+		printf("- evidence: %s\n- remediation: %s\n\n",
 		       (*r)->evidence ? (*r)->evidence : "",
 		       (*r)->remediation ? (*r)->remediation : "");
+	}
 	printf("## Thresholds\n\n");
 	thresholds_markdown();
 }
@@ -123,9 +172,12 @@ static void rules_text(void)
 {
 	const struct rule *const *r;
 
-	for (r = rules_all(); *r; r++)
+	for (r = rules_all(); *r; r++) {
 		printf("%-22s %-8s %-8s %s\n", (*r)->id, layer_name((*r)->layer),
 		       severity_name((*r)->severity), (*r)->title);
+		if ((*r)->thresholds && *(*r)->thresholds)
+			printf("%-22s thresholds: %s\n", "", (*r)->thresholds);
+	}
 }
 
 int cmd_rules(int argc, char **argv)

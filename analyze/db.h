@@ -58,6 +58,8 @@ int64_t db_int(sqlite3 *db, const char *sql, const char *types, ...);
 const char *db_col(sqlite3_stmt *st, int i);
 const char *db_col_null(sqlite3_stmt *st, int i);
 char *db_col_dup(sqlite3_stmt *st, int i);
+/* column i as an integer, -1 for NULL */
+int64_t db_col_int(sqlite3_stmt *st, int i);
 int db_version(sqlite3 *db);
 
 extern const char *const db_migrations[];	/* generated from schema/ */

@@ -65,6 +65,7 @@ const struct rule rules_counters[] = {
 		.severity = SEV_WARNING,
 		.title = "an error counter (or PortXmitWait) sits at its maximum: its growth can no longer be seen",
 		.needs = "sysfs",
+		.imp_needs = IMP_NEEDS(&need_own_counters),
 		.evidence = "sys/class/infiniband/<dev>/ports/<n>/counters/* (the PortCounters field widths)",
 		.remediation = "Save the counters (perfquery -x, or this bundle), then clear them so they count again (perfquery -R -x LID PORT, or the subnet manager's counter reset); read the checks of that counter as 'at least' until then. A counter that saturates again soon points at the port its checks name.",
 		.check = check_saturated,

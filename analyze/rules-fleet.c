@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,6 @@
 #include "fingerprint.h"
 #include "log.h"
 #include "rules.h"
-#include "rules-fabric.h"
 #include "util.h"
 
 /* what an attribute is called in a message, and the device it belongs to:
@@ -421,8 +421,57 @@ static int outliers(struct rctx *rc, const char *grp, const char *only,
 	return 0;
 }
 
+/* ibdiagnet's import: its console log's FW Check */
+#define DIAG_JSON "rdma-collect/fabric/ibdiagnet.json"
+
+/* FW_VERSION_OUTLIER on each node the FW Check named: its firmware is not
+ * the newest the fabric runs for the same board (Devid/PSID).  ibdiagnet
+ * names the older ones; a node is named by its node GUID when ibdiagnet's
+ * name for it carries one ("S<guid>/N<guid>"), else by that name
+ * ("host/mlx5_0").  The stage's own count says when the log lists only
+ * some of them (the rest are in ibdiagnet2.db_csv). */
+static int fabric_fw_mixed(struct rctx *rc)
+{
+	sqlite3_stmt *st = db_query(rc->db,
+		"SELECT f.bundle_id, coalesce(f.guid, f.object), f.object, "
+		"coalesce(f.device_id, '?'), coalesce(f.psid, '?'), f.fw, "
+		"f.latest, (SELECT count(*) FROM fabric_diag_fw x WHERE "
+		"x.bundle_id = f.bundle_id AND x.psid IS f.psid AND "
+		"x.device_id IS f.device_id), coalesce((SELECT warnings FROM "
+		"fabric_diag_stages s WHERE s.bundle_id = f.bundle_id AND "
+		"s.stage = 'Nodes Information'), -1) "
+		"FROM fabric_diag_fw f JOIN todo_rule t ON t.bundle_id = "
+		"f.bundle_id WHERE f.fw <> f.latest ORDER BY f.bundle_id, 2", "");
+
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t fid = finding_add(
+			rc, sqlite3_column_int64(st, 0), -1, db_col(st, 1),
+			"%s runs firmware %s while "
+			"the newest on this fabric for the same "
+			"board (Devid %s, PSID %s) is %s "
+			"(ibdiagnet's FW Check: %" PRId64 " "
+			"node(s) of that board named behind)",
+			db_col(st, 2), db_col(st, 5), db_col(st, 3),
+			db_col(st, 4), db_col(st, 6), db_col_int(st, 7));
+
+		finding_evidence(
+			rc, fid, DIAG_JSON,
+			"fw %s: Devid %s, PSID %s, "
+			"FW %s, latest %s%s",
+			db_col(st, 2), db_col(st, 3), db_col(st, 4),
+			db_col(st, 5), db_col(st, 6),
+			db_col_int(st, 8) > db_col_int(st, 7)
+				? " (the log lists "
+				  "only some of the stage's warnings: the rest "
+				  "are in ibdiagnet2.db_csv)"
+				: "");
+	}
+	db_done(st);
+	return 0;
+}
+
 /* the nodes' HCAs against each other; then the fabric's own firmware
- * check, ibdiagnet's (rules-fabric.c) */
+ * check, ibdiagnet's (fabric_fw_mixed above) */
 static int fleet_fw(struct rctx *rc)
 {
 	int r = outliers(rc, "fw", NULL, 0, NULL);
@@ -778,6 +827,7 @@ const struct rule rules_fleet[] = {
 		.layer = LAYER_FLEET,
 		.severity = SEV_WARNING,
 		.title = "a node's HCA firmware differs from the majority of its class for the same board (PSID), or from the baseline; or ibdiagnet's FW Check names a fabric node (switch or HCA) older than the newest firmware for its Devid/PSID",
+		.thresholds = "fleet_min_nodes",
 		.evidence = "fingerprint attributes hca.<dev>.fw, grouped by class and hca.<dev>.board_id (sys/class/infiniband/<dev>/fw_ver, board_id); an imported ibdiagnet console log's FW Check lines (rdma-collect/fabric/ibdiagnet.json fw: Devid, PSID, FW, the newest on the fabric), one finding per node it names",
 		.remediation = "Bring the odd HCAs to the fleet's firmware for their PSID (mlxfwmanager --query, then mlxfwmanager -u or flint -d <dev> -i <image> burn, and a firmware reset: mlxfwreset or a cold reboot); mixed firmware in one job gives uneven performance and behaviour.",
 		.check = fleet_fw,
@@ -787,6 +837,7 @@ const struct rule rules_fleet[] = {
 		.layer = LAYER_FLEET,
 		.severity = SEV_WARNING,
 		.title = "a node's driver stack (kernel, inbox or OFED, RDMA module versions, a stack module not loaded) differs from the majority of its class or the baseline",
+		.thresholds = "fleet_min_nodes",
 		.evidence = "fingerprint attributes kernel, driver.stack, module.<name> (manifest.json, proc/modules, sys/module/<name>/version)",
 		.remediation = "Install the fleet's kernel and driver stack on the odd node (the same MLNX_OFED/DOCA or inbox rdma-core and kernel), load the missing modules, reboot; one node with another stack is a frequent cause of a job that is slower or fails on that node only.",
 		.check = fleet_driver,
@@ -796,6 +847,7 @@ const struct rule rules_fleet[] = {
 		.layer = LAYER_FLEET,
 		.severity = SEV_WARNING,
 		.title = "any other compared setting differs from the majority of the class or the baseline: MTU, rate, width, PFC, trust, GID table, PCIe link, ACS, IOMMU, peermem, memlock, huge pages, NCCL environment, module parameters",
+		.thresholds = "fleet_min_nodes",
 		.evidence = "fingerprint attributes of group config (schema/DATABASE.md, Fingerprint attributes), each with the bundle path it came from",
 		.remediation = "Make the odd node's setting equal to its peers' (or the baseline's), through the configuration management that set the others; the per-node checks of the same report say which value is the wrong one when it is wrong by itself.",
 		.check = fleet_config,
@@ -805,6 +857,7 @@ const struct rule rules_fleet[] = {
 		.layer = LAYER_FLEET,
 		.severity = SEV_CRITICAL,
 		.title = "a node has fewer RDMA devices or active ports than the majority of its class or the baseline",
+		.thresholds = "fleet_min_nodes",
 		.evidence = "fingerprint attributes hcas (sys/class/infiniband/*) and ports_active (ports in state ACTIVE)",
 		.remediation = "Find the missing device or the port that is not active (rdma link, ibstat); a node with fewer rails slows every collective it is part of.",
 		.check = fleet_hca_count,
@@ -832,6 +885,7 @@ const struct rule rules_fleet[] = {
 		.layer = LAYER_FLEET,
 		.severity = SEV_WARNING,
 		.title = "a port's error, discard or pause counter per hour of uptime is far above the same port's on the other nodes of its class (median absolute deviation)",
+		.thresholds = "counter_mad_k counter_min_per_hour fleet_min_nodes",
 		.evidence = "counters (pma error counters, hw_counters retransmission and CQE errors) and ethtool pause, discard and PHY error counters, divided by manifest.json uptime_s; peers are the same counter of the same port (device:port or netdev) on every node of the class",
 		.remediation = "Look at that port first: its cable or transceiver (mlxlink -m -e -c, swap the cable), its switch port, or for pause the receiver that cannot drain; the same counter on its peers shows what normal is.",
 		.check = fleet_counters,

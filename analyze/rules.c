@@ -25,7 +25,7 @@ const struct threshold thresholds[] = {
 	{ "flaps_critical", 2, "link down/up events in 24 h for critical LINK_FLAPPING" },
 	{ "expect_hcas", 0, "RDMA devices a node should have (0: not checked); --expect-hcas N" },
 	{ "eye_ratio", 0.5, "a lane's eye below this share of the others' median: PHY_EYE_LOW" },
-	{ "fleet_min_nodes", 3, "nodes of a class (with the attribute) before its majority counts: fleet checks" },
+	{ "fleet_min_nodes", 3, "nodes of a class (with the attribute) before its majority counts: fleet checks, and a port that should be up (rules/port.sql)" },
 	{ "counter_mad_k", 5, "COUNTER_OUTLIER: rate above the class median + k x 1.4826 x MAD" },
 	{ "counter_min_per_hour", 1, "COUNTER_OUTLIER: ... and at least this many per hour above the median" },
 	{ NULL, 0, NULL },
@@ -213,6 +213,22 @@ double threshold(sqlite3 *db, const char *name)
 		v = sqlite3_column_double(st, 0);
 	db_done(st);
 	return v;
+}
+
+int rule_reads(const struct rule *r, const char *name)
+{
+	const char *p = r->thresholds ? r->thresholds : "";
+	size_t n = strlen(name);
+
+	while (*p) {
+		size_t w = strcspn(p, " ");
+
+		if (w == n && !memcmp(p, name, n))
+			return 1;
+		p += w;
+		p += strspn(p, " ");
+	}
+	return 0;
 }
 
 /* the sources of the bundles being judged, read once a run: every rule's

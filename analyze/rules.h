@@ -1,11 +1,12 @@
 /* rules: the checks (schema/RULES.md lists them) as data.
  *
  * A rule is one `const struct rule`: id, layer, severity, title, what
- * evidence it needs (sources that must be ok or partial), remediation, and
- * an SQL query (analyze/rules/<ID>.sql, runnable in sqlite3 on a loaded
- * database once the runner's temporary tables and views exist), a check
- * function, or both.  Rules only add findings; they
- * never print.  The registry (rules.c) lists every rule's table; `rdma-
+ * evidence it needs (sources that must be ok or partial, and what an
+ * import must hold: rules-import.c's needs), the thresholds it reads,
+ * remediation, and an SQL query (analyze/rules/<ID>.sql, runnable in
+ * sqlite3 on a loaded database once the runner's temporary tables and
+ * views exist), a check function in the file of its row, or both.  Rules
+ * only add findings; they never print.  The registry (rules.c) lists every rule's table; `rdma-
  * analyze rules` prints it and the rule reference is generated from it.
  *
  * An SQL rule runs once per rule over the bundles in the temporary table
@@ -13,7 +14,8 @@
  * are present) and returns one row per finding:
  *     bundle_id, component, summary, evidence, severity
  * evidence is "path\tvalue" lines; severity NULL means the rule's default.
- * Thresholds are in the temporary table thresholds(name, value).
+ * Thresholds are in the temporary table thresholds(name, value); a row
+ * names those its rule reads.
  */
 #ifndef RDMA_ANALYZE_RULES_H
 #define RDMA_ANALYZE_RULES_H
@@ -37,6 +39,8 @@ const char *layer_name(enum layer l);
 /* the layer of that name, or -1 */
 int layer_find(const char *name);
 
+struct imp_need;	/* rules-import.c */
+
 struct rctx {
 	sqlite3 *db;
 	const struct rule *rule;
@@ -48,6 +52,12 @@ struct rule {
 	int severity;
 	const char *title;
 	const char *needs;	/* comma-separated sources */
+	/* what an import must hold for it (rules-import.c), NULL-terminated;
+	 * NULL: nothing beyond its sources */
+	const struct imp_need *const *imp_needs;
+	/* the thresholds it reads (names of thresholds[], space-separated),
+	 * through its query, the views that query reads, or its check */
+	const char *thresholds;
 	const char *evidence;	/* what it reads, for `rules` and the docs */
 	const char *remediation;
 	int sql;	/* 1: its query is analyze/rules/<id>.sql (rule_sql()) */
@@ -97,9 +107,20 @@ extern const struct threshold thresholds[];
  * lines); 0 or -1 with a message */
 int thresholds_load(sqlite3 *db, const char *file);
 double threshold(sqlite3 *db, const char *name);
+/* does rule r list threshold name among those it reads? */
+int rule_reads(const struct rule *r, const char *name);
 
-/* rules-import.c: drop from todo_rule the imports without the evidence
- * rule r reads, each with a skipped row saying what would carry it */
+/* rules-import.c: what an import must hold for a rule, each need once;
+ * a row points at its own (IMP_NEEDS(&need_a, &need_b)) */
+extern const struct imp_need need_port_counters, need_own_counters,
+	need_flap_evidence, need_hw_counters, need_uptime, need_pfc,
+	need_iommu, need_pcie_link, need_acs, need_sminfo, need_sm_state,
+	need_nccl_env, need_gid_table, need_module_list, need_peermem,
+	need_port_state, need_gpus, need_hugepages, need_memlock,
+	need_container;
+#define IMP_NEEDS(...) ((const struct imp_need *const[]){ __VA_ARGS__, NULL })
+/* drop from todo_rule the imports without the evidence rule r reads (its
+ * imp_needs), each with a skipped row saying what would carry it */
 int rules_import_skip(sqlite3 *db, const struct rule *r);
 /* diagnose bundles (ids); replaces their earlier findings */
 int rules_run(sqlite3 *db, const int64_t *ids, size_t n);

@@ -7,7 +7,7 @@
 -- CROSS JOIN: the 14 HCA types after the ports, not around them (the
 -- planner put the small table outside and read every bundle's ports 14
 -- times).  A port a fabric scan shows with both ends is left to
--- rules-fabric.c.
+-- fabric_link_degraded() (rules-hca.c).
 WITH hca(hca_type, name, best) AS (VALUES ('MT4113', 'Connect-IB', 'FDR'), (
 			'MT4115', 'ConnectX-4', 'EDR'), ('MT4116',
 			'ConnectX-4 VF', 'EDR'), ('MT4119', 'ConnectX-5', 'EDR'

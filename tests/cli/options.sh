@@ -77,7 +77,7 @@ check "rules: --markdown is -f markdown" cmp a.md b.md
 check "rules --thresholds --json: JSON" sh -c \
 	'"$1" rules --thresholds --json | python3 -c "import json, sys; d = json.load(sys.stdin); assert d[0][\"name\"] and \"default\" in d[0]"' sh "$RA"
 check "rules --thresholds -f markdown: a table" sh -c \
-	'"$1" rules --thresholds -f markdown | head -1 | grep -q "^| name | default | meaning |$"' sh "$RA"
+	'"$1" rules --thresholds -f markdown | head -1 | grep -q "^| name | default | meaning | read by |$"' sh "$RA"
 "$RA" diff -f json "$S" "$S" >a.json
 "$RA" diff --json "$S" "$S" >b.json
 check "diff: --json is -f json" cmp a.json b.json

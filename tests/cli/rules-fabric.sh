@@ -1,4 +1,5 @@
-# rules-fabric: the checks MAD evidence makes possible (analyze/rules-fabric.c)
+# rules-fabric: the checks MAD evidence makes possible (analyze/rules-hca.c's
+# far side, rules-sm.c, rules-fleet.c's fabric_fw_mixed)
 # on the gpu-ndr8 fixture with hand-built mad documents (each port cabled to
 # a leaf switch) and a fabric scan of a 2x3x3 fat tree: each fires on the
 # right component and side with an injected fault, and stays quiet when
