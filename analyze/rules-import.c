@@ -12,6 +12,7 @@
  * lists the needs it has (.imp_needs), in the order they are tried: the
  * first unmet one names the reason. */
 #include "db.h"
+#include "import.h"
 #include "rules.h"
 
 struct imp_need {
@@ -21,14 +22,14 @@ struct imp_need {
 	const char *from;	/* ?3: the inputs that would carry it */
 };
 
-/* the statements whole at compile time: the database layer caches them
- * by address.  have: SQL giving the bundle ids that hold the evidence */
+/* the statements whole at compile time, the kind's text from the import
+ * kinds' table (import.h).  have: SQL giving the bundle ids that hold the
+ * evidence */
 #define NEED(have, what, from) {					\
 	"INSERT OR IGNORE INTO skipped (bundle_id, rule, reason) SELECT "	\
-	"t.bundle_id, ?1, 'no ' || ?2 || ' in this ' || CASE i.kind WHEN "	\
-	"'sos' THEN 'sos report' WHEN 'ibdiagnet' THEN 'ibdiagnet output' "	\
-	"WHEN 'outputs' THEN 'folder of command outputs' ELSE i.kind END "	\
-	"|| ' (' || ?3 || ')' FROM todo_rule t JOIN imports i ON "		\
+	"t.bundle_id, ?1, 'no ' || ?2 || ' in this ' || "			\
+	IMP_KIND_TEXT_SQL("i.kind") " || ' (' || ?3 || ')' FROM todo_rule "	\
+	"t JOIN imports i ON "							\
 	"i.bundle_id = t.bundle_id WHERE t.bundle_id NOT IN (" have ")",	\
 	"DELETE FROM todo_rule WHERE bundle_id IN (SELECT bundle_id FROM "	\
 	"imports) AND bundle_id NOT IN (" have ")", what, from }

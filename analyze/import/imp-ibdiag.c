@@ -1,6 +1,6 @@
 /* imp-ibdiag: an ibdiagnet output folder as the fabric scan rdma-collect
  * --fabric writes (rdma-collect/fabric/fabric.json, schema/BUNDLE.md), so
- * load-fabric.c and rules-fabric.c read it unchanged.
+ * load-fabric.c and the far-side checks of rules-hca.c read it unchanged.
  *
  * ibdiagnet2.db_csv is sections "START_<NAME>" ... "END_<NAME>", each a
  * header row and CSV rows (strings in double quotes).  Columns are found
