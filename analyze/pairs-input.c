@@ -58,12 +58,6 @@ void pin_release(struct pinputs *in)
 	buf_release(&in->nccl);
 }
 
-static int64_t icol(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 :
-	       sqlite3_column_int64(st, i);
-}
-
 static void note(struct pinputs *in, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -625,7 +619,7 @@ static void nccl_json(struct pinputs *in, struct ptopo *t, sqlite3_stmt *st,
 		      int a, int b)
 {
 	struct json j;
-	int64_t status = icol(st, 3), verr = icol(st, 4);
+	int64_t status = db_col_int(st, 3), verr = db_col_int(st, 4);
 	char hx[32];
 
 	if (in->used[PIN_NCCL] > MAX_NCCL_SHOWN)
@@ -643,7 +637,7 @@ static void nccl_json(struct pinputs *in, struct ptopo *t, sqlite3_stmt *st,
 	snprintf(hx, sizeof(hx), "0x%" PRIx64, verr < 0 ? 0 : verr);
 	json_str(&j, "vendor_err_hex", verr < 0 ? NULL : hx);
 	json_str(&j, "attachment", db_col(st, 6));
-	json_int(&j, "line", icol(st, 7));
+	json_int(&j, "line", db_col_int(st, 7));
 	json_obj_close(&j);
 	buf_addch(&in->nccl, ',');
 }
@@ -846,11 +840,11 @@ int pin_perftest(struct ptopo *t, struct pinputs *in)
 		}
 		text = br ? br_data(br, db_col(st, 1), &len) : NULL;
 		if (text)
-			perftest_peer(text, len, icol(st, 2), peer,
+			perftest_peer(text, len, db_col_int(st, 2), peer,
 				      sizeof(peer));
-		if (icol(st, 5) > 0) {
+		if (db_col_int(st, 5) > 0) {
 			outcome = PO_FAIL;
-		} else if (icol(st, 3) > 0 &&
+		} else if (db_col_int(st, 3) > 0 &&
 			   sqlite3_column_type(st, 6) != SQLITE_NULL) {
 			double rate = line_rate(t->db, bid, dev);
 

@@ -57,12 +57,6 @@ struct fnode {
 	"bundles b2 WHERE b2.node_id = b.node_id ORDER BY b2.collected_at " \
 	"DESC, b2.id DESC LIMIT 1)"
 
-static int64_t icol(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 :
-	       sqlite3_column_int64(st, i);
-}
-
 /* a copy fit to print: control bytes become '?' */
 static char *clean(const char *s, size_t max)
 {
@@ -280,7 +274,7 @@ static void fabric_nodes(struct ptopo *t)
 		n = &t->fn[t->nfn];
 		memset(n, 0, sizeof(*n));
 		snprintf(n->guid, sizeof(n->guid), "%s", db_col(st, 0));
-		n->type = (int)icol(st, 1);
+		n->type = (int)db_col_int(st, 1);
 		n->desc = clean(*db_col(st, 2) ? db_col(st, 2) : n->guid, 255);
 		n->nports = -1;
 		n->sw = -1;
@@ -300,15 +294,16 @@ static void fabric_ports(struct ptopo *t)
 		int n = fnode_find(t, db_col(st, 0)), r;
 		struct fport *p;
 
-		if (n < 0 || !(p = fport_get(&t->fn[n], icol(st, 1))))
+		if (n < 0 || !(p = fport_get(&t->fn[n], db_col_int(st, 1))))
 			continue;
-		p->lid = (int)(icol(st, 2) & 0xffff);
-		p->lmc = (int)(icol(st, 3) & 7);
-		p->state = (int)icol(st, 4);
+		p->lid = (int)(db_col_int(st, 2) & 0xffff);
+		p->lmc = (int)(db_col_int(st, 3) & 7);
+		p->state = (int)db_col_int(st, 4);
 		r = fnode_find(t, db_col(st, 5));
-		if (r >= 0 && icol(st, 6) >= 0 && icol(st, 6) <= MAX_PORTS) {
+		if (r >= 0 && db_col_int(st, 6) >= 0 &&
+		    db_col_int(st, 6) <= MAX_PORTS) {
 			p->rnode = r;
-			p->rport = (int)icol(st, 6);
+			p->rport = (int)db_col_int(st, 6);
 		}
 	}
 	db_done(st);
@@ -323,7 +318,7 @@ static void fabric_lft(struct ptopo *t)
 
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int n = fnode_find(t, db_col(st, 0));
-		int64_t lid = icol(st, 1), port = icol(st, 2);
+		int64_t lid = db_col_int(st, 1), port = db_col_int(st, 2);
 		struct fnode *f;
 
 		if (n < 0 || port < 0 || port > MAX_PORTS)
@@ -384,7 +379,7 @@ static void fabric_endpoints(struct ptopo *t)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int n = fnode_find(t, db_col(st, 0));
 		char g[24];
-		int64_t port = icol(st, 1);
+		int64_t port = db_col_int(st, 1);
 
 		if (n < 0 || port < 1 || port > t->fn[n].nports ||
 		    t->fn[n].p[port].ep < 0 ||
@@ -412,7 +407,7 @@ static int load_fabric(struct ptopo *t)
 	t->scan = sqlite3_column_int64(st, 0);
 	snprintf(t->scan_from, sizeof(t->scan_from), "%s, %s", db_col(st, 1),
 		 db_col(st, 2));
-	t->scan_nodes = (int)icol(st, 3);
+	t->scan_nodes = (int)db_col_int(st, 3);
 	db_done(st);
 	fabric_nodes(t);
 	for (i = 0; i < t->nfn; i++)
@@ -604,7 +599,7 @@ static int load_mad(struct ptopo *t)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		char label[320], key[400], name[900], g[24];
 		const char *host = db_col(st, 1), *dev = db_col(st, 2);
-		int64_t port = icol(st, 3), pport = icol(st, 5);
+		int64_t port = db_col_int(st, 3), pport = db_col_int(st, 5);
 		int h, e, c;
 
 		if (!*host || port < 0 || port > MAX_PORTS)
@@ -633,7 +628,7 @@ static int load_mad(struct ptopo *t)
 		snprintf(t->pm->comp[c].guid[1], 24, "%s", g);
 		t->pm->comp[c].port[1] = (int)pport;
 		t->ep[e].cable = c;
-		if (icol(st, 7) == 2 && g[0] == '0') {
+		if (db_col_int(st, 7) == 2 && g[0] == '0') {
 			char *sn =
 				clean(*db_col(st, 6) ? db_col(st, 6) : g, 255);
 
@@ -721,11 +716,13 @@ static void bundle_hcas(struct ptopo *t)
 			int e;
 
 			snprintf(label, sizeof(label), "%s %s port %" PRId64,
-				 t->host[h].name, db_col(st, 0), icol(st, 1));
-			e = ep_add(t, h, -1, (int)icol(st, 1), db_col(st, 0),
-				   label);
+				 t->host[h].name, db_col(st, 0),
+				 db_col_int(st, 1));
+			e = ep_add(t, h, -1, (int)db_col_int(st, 1),
+				   db_col(st, 0), label);
 			snprintf(key, sizeof(key), "A:%s:%s:%" PRId64,
-				 t->host[h].name, db_col(st, 0), icol(st, 1));
+				 t->host[h].name, db_col(st, 0),
+				 db_col_int(st, 1));
 			t->ep[e].cable = pm_comp(t->pm, PC_HCA, key, t->ep[e].label);
 			t->pm->comp[t->ep[e].cable].host = h;
 			snprintf(key, sizeof(key), "%s %s", t->host[h].name,
@@ -824,7 +821,7 @@ static void bundle_names(struct ptopo *t)
 		      "FROM ports WHERE lid > 0 AND bundle_id IN (" NEWEST ")",
 		      "");
 	while (sqlite3_step(st) == SQLITE_ROW)
-		lid_put(t, icol(st, 2), (int)icol(st, 3),
+		lid_put(t, db_col_int(st, 2), (int)db_col_int(st, 3),
 			pt_local(t, sqlite3_column_int64(st, 0),
 				 db_col(st, 1)));
 	db_done(st);
@@ -950,7 +947,7 @@ static int port_counters(struct ptopo *t, const char *guid, int port,
 					      ARRAY_SIZE(pma_errors)))
 				continue;
 			buf_addf(out, "%s %s %" PRId64 " (fabric scan)\n",
-				 where, db_col(st, 0), icol(st, 1));
+				 where, db_col(st, 0), db_col_int(st, 1));
 			n++;
 		}
 		db_done(st);
@@ -967,7 +964,7 @@ static int port_counters(struct ptopo *t, const char *guid, int port,
 				      ARRAY_SIZE(pma_errors)))
 			continue;
 		buf_addf(out, "%s %s %" PRId64 " (mad, bundle of %s)\n", where,
-			 db_col(st, 0), icol(st, 1), db_col(st, 2));
+			 db_col(st, 0), db_col_int(st, 1), db_col(st, 2));
 		n++;
 	}
 	db_done(st);
@@ -995,8 +992,8 @@ static int host_counters(struct ptopo *t, int h, const char *ibdev,
 			continue;
 		dev = clean(db_col(st, 0), 64);
 		buf_addf(out, "%s %s:%" PRId64 " %s %" PRId64 " (sysfs)\n",
-			 t->host[h].name, dev, icol(st, 1), db_col(st, 2),
-			 icol(st, 3));
+			 t->host[h].name, dev, db_col_int(st, 1), db_col(st, 2),
+			 db_col_int(st, 3));
 		free(dev);
 		n++;
 	}
@@ -1010,8 +1007,8 @@ static int host_counters(struct ptopo *t, int h, const char *ibdev,
 		      t->host[h].bundle);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		buf_addf(out, "%s kernel log: %" PRId64 " %s line%s\n",
-			 t->host[h].name, icol(st, 1), db_col(st, 0),
-			 icol(st, 1) == 1 ? "" : "s");
+			 t->host[h].name, db_col_int(st, 1), db_col(st, 0),
+			 db_col_int(st, 1) == 1 ? "" : "s");
 		n++;
 	}
 	db_done(st);

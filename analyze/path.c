@@ -33,12 +33,6 @@ struct endp {
 	int64_t type, port, lid, lmc;
 };
 
-static int64_t icol(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 :
-	       sqlite3_column_int64(st, i);
-}
-
 /* the node and port into e; 0, or -1 when the port is not in the scan */
 static int endp_fill(sqlite3 *db, int64_t bid, const char *guid, int64_t port,
 		     struct endp *e)
@@ -54,13 +48,13 @@ static int endp_fill(sqlite3 *db, int64_t bid, const char *guid, int64_t port,
 
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		snprintf(e->guid, sizeof(e->guid), "%s", db_col(st, 0));
-		e->type = icol(st, 1);
+		e->type = db_col_int(st, 1);
 		snprintf(e->desc, sizeof(e->desc), "%s", db_col(st, 2));
-		e->port = icol(st, 3);
+		e->port = db_col_int(st, 3);
 		snprintf(e->port_guid, sizeof(e->port_guid), "%s",
 			 db_col(st, 4));
-		e->lid = icol(st, 5);
-		e->lmc = icol(st, 6);
+		e->lid = db_col_int(st, 5);
+		e->lmc = db_col_int(st, 6);
 		if (e->lmc < 0 || e->lmc > 7)
 			e->lmc = 0;
 		rc = 0;
@@ -108,7 +102,7 @@ static int resolve(sqlite3 *db, int64_t bid, const char *arg, struct endp *e)
 			      "LIMIT 1", "is", bid, guid);
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			snprintf(guid, sizeof(guid), "%s", db_col(st, 0));
-			rc = endp_fill(db, bid, guid, icol(st, 1), e);
+			rc = endp_fill(db, bid, guid, db_col_int(st, 1), e);
 		}
 		db_done(st);
 		if (rc < 0)
@@ -123,7 +117,7 @@ static int resolve(sqlite3 *db, int64_t bid, const char *arg, struct endp *e)
 			      "ORDER BY port LIMIT 1", "ii", bid, (int64_t)lid);
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			snprintf(guid, sizeof(guid), "%s", db_col(st, 0));
-			rc = endp_fill(db, bid, guid, icol(st, 1), e);
+			rc = endp_fill(db, bid, guid, db_col_int(st, 1), e);
 		}
 		db_done(st);
 		if (rc < 0)
@@ -236,7 +230,7 @@ static void print_counters(sqlite3 *db, int64_t bid, const char *what,
 		      "name", "isi", bid, e->guid, e->port);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *grp = db_col(st, 0), *name = db_col(st, 1);
-		int64_t v = icol(st, 2);
+		int64_t v = db_col_int(st, 2);
 		int ext = !strcmp(grp, "PortCountersExtended");
 
 		any = 1;
@@ -295,8 +289,8 @@ static int far_end(sqlite3 *db, int64_t bid, const struct endp *from,
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		found = 1;
 		snprintf(rg, sizeof(rg), "%s", db_col(st, 0));
-		rp = icol(st, 1);
-		state = icol(st, 2);
+		rp = db_col_int(st, 1);
+		state = db_col_int(st, 2);
 	}
 	db_done(st);
 	if (!found) {
@@ -469,7 +463,7 @@ static void scan_json(struct json *j, sqlite3_stmt *st)
 	json_obj_open(j, "scan");
 	json_str(j, "host", db_col(st, 1));
 	json_str(j, "collected_at", db_col(st, 2));
-	json_int(j, "nodes", icol(st, 5));
+	json_int(j, "nodes", db_col_int(st, 5));
 	json_str(j, "status", db_col(st, 3));
 	json_str(j, "reason", *db_col(st, 4) ? db_col(st, 4) : NULL);
 	json_obj_close(j);
@@ -513,8 +507,9 @@ int path_trace(const char *file, const char *from, const char *to, int json)
 	} else {
 		printf("# fabric scan of %s collected %s: %" PRId64 " nodes, "
 		       "%s%s%s\n",
-		       db_col(st, 1), db_col(st, 2), icol(st, 5), db_col(st, 3),
-		       *db_col(st, 4) ? ": " : "", db_col(st, 4));
+		       db_col(st, 1), db_col(st, 2), db_col_int(st, 5),
+		       db_col(st, 3), *db_col(st, 4) ? ": " : "",
+		       db_col(st, 4));
 	}
 	db_done(st);
 	if (resolve(db, bid, from, &src) < 0 ||
