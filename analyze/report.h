@@ -30,6 +30,14 @@ int report_text(sqlite3 *db, const struct report_opts *o);
 int report_json(sqlite3 *db, const struct report_opts *o);
 int report_html(sqlite3 *db, const struct report_opts *o);
 
+/* path replaced whole or not at all: fn(arg, out) into a temp file in
+ * path's folder (mode 0666 less the umask), flushed to disk, renamed over
+ * path; -1 (nothing left behind) with one message when any step fails.
+ * A path that is not a regular file (/dev/stdout, a FIFO) is written in
+ * place */
+int report_write_file(const char *path, int (*fn)(void *arg, FILE *out),
+		      void *arg);
+
 /* layer order of the guides, bottom-up, as an SQL expression over `layer` */
 #define LAYER_ORDER "CASE layer WHEN 'hca' THEN 1 WHEN 'kernel' THEN 2 " \
 	"WHEN 'sm' THEN 3 WHEN 'verbs' THEN 4 WHEN 'perf' THEN 5 WHEN 'app' " \
