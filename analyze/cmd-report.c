@@ -29,7 +29,8 @@ static const char usage_text[] =
 "ibstat | rdma-analyze -); what no reader understood is named\n"
 "(INPUT_UNREAD), nothing read exits 4 (schema/IMPORT.md).\n"
 "  --db FILE          use (and add the BUNDLEs to) this database\n"
-"  -f, --format F     text (default), json or html\n"
+"  -f, --format F     text (default), json, html or prom (Prometheus\n"
+"                     metrics for node_exporter's textfile collector)\n"
 "  --json             the same as --format json\n"
 "  -o, --output FILE  write the report to FILE\n"
 "  --thresholds FILE  override thresholds ('name value' lines)\n"
@@ -104,7 +105,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 		;
 	if (!a->f->name)
 		return -usage_error("report", "unknown format '%s' (text, json, "
-				    "html)", format);
+				    "html, prom)", format);
 	if (!a->l.db && !a->l.nfiles)
 		return -usage_error("report", "which bundles (or --db FILE)?");
 	return 0;

@@ -16,6 +16,7 @@ const struct report_format report_formats[] = {
 	{ "text", report_text },
 	{ "json", report_json },
 	{ "html", report_html },
+	{ "prom", report_prom },
 	{ NULL, NULL },
 };
 
