@@ -29,7 +29,8 @@ static const char usage_text[] =
 "ibstat | rdma-analyze -); what no reader understood is named\n"
 "(INPUT_UNREAD), nothing read exits 4 (schema/IMPORT.md).\n"
 "  --db FILE          use (and add the BUNDLEs to) this database\n"
-"  -f, --format F     text (default), json or html\n"
+"  -f, --format F     text (default), json, html or prom (Prometheus\n"
+"                     metrics for node_exporter's textfile collector)\n"
 "  --json             the same as --format json\n"
 "  -o, --output FILE  write the report to FILE\n"
 "  --thresholds FILE  override thresholds ('name value' lines)\n"
@@ -104,7 +105,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 		;
 	if (!a->f->name)
 		return -usage_error("report", "unknown format '%s' (text, json, "
-				    "html)", format);
+				    "html, prom)", format);
 	if (!a->l.db && !a->l.nfiles)
 		return -usage_error("report", "which bundles (or --db FILE)?");
 	return 0;
@@ -185,28 +186,30 @@ static void rediagnose(sqlite3 *db, const struct report_args *a,
 	free(ids);
 }
 
-/* to standard output, or to --output whole or not at all; -1 when the
- * file could not be written */
+struct write_args {
+	sqlite3 *db;
+	const struct report_args *a;
+};
+
+static int write_to(void *arg, FILE *out)
+{
+	struct write_args *w = arg;
+	struct report_opts ro = { out, w->a->verbose };
+
+	return w->a->f->write(w->db, &ro);
+}
+
+/* to standard output, or to --output whole or not at all
+ * (report_write_file); -1 when the file could not be written */
 static int write_report(sqlite3 *db, const struct report_args *a)
 {
-	struct report_opts ro = { stdout, a->verbose };
-	char tmp[4096];
-	int rc;
+	struct write_args w = { db, a };
 
 	if (!a->output) {
-		a->f->write(db, &ro);
+		write_to(&w, stdout);
 		return 0;
 	}
-	if (check_snprintf(tmp, sizeof(tmp), "%s.tmp", a->output) < 0 ||
-	    !(ro.out = fopen(tmp, "w")))
-		return error("cannot write '%s': %s", a->output, strerror(errno));
-	rc = a->f->write(db, &ro);
-	if (fclose(ro.out) || rc < 0 || rename(tmp, a->output) < 0) {
-		error("cannot write '%s': %s", a->output, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return report_write_file(a->output, write_to, &w);
 }
 
 int cmd_report(int argc, char **argv)

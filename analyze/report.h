@@ -29,6 +29,23 @@ int report_worst(sqlite3 *db);
 int report_text(sqlite3 *db, const struct report_opts *o);
 int report_json(sqlite3 *db, const struct report_opts *o);
 int report_html(sqlite3 *db, const struct report_opts *o);
+int report_prom(sqlite3 *db, const struct report_opts *o);
+
+/* Prometheus metrics (text format 0.0.4, schema/REPORT.md) of the bundles
+ * ids (of those with the same node label, the newest only) to out; -1 on a
+ * write error.  report_prom_file writes them to path with
+ * report_write_file, for node_exporter's textfile collector */
+int report_prom_write(sqlite3 *db, const int64_t *ids, size_t n, FILE *out);
+int report_prom_file(sqlite3 *db, const int64_t *ids, size_t n,
+		     const char *path);
+
+/* path replaced whole or not at all: fn(arg, out) into a temp file in
+ * path's folder (mode 0666 less the umask), flushed to disk, renamed over
+ * path; -1 (nothing left behind) with one message when any step fails.
+ * A path that is not a regular file (/dev/stdout, a FIFO) is written in
+ * place */
+int report_write_file(const char *path, int (*fn)(void *arg, FILE *out),
+		      void *arg);
 
 /* layer order of the guides, bottom-up, as an SQL expression over `layer` */
 #define LAYER_ORDER "CASE layer WHEN 'hca' THEN 1 WHEN 'kernel' THEN 2 " \

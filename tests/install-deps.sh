@@ -10,7 +10,14 @@ ibsim-utils opensm infiniband-diags
 qemu-system-x86 busybox-static cpio kmod ibverbs-utils ibverbs-providers perftest systemd
 chromium clang strace sosreport xz-utils
 dpkg-dev autoconf automake libtool gcc-aarch64-linux-gnu qemu-user-static
-build-essential debhelper lintian rpm"
+build-essential debhelper lintian rpm
+prometheus prometheus-node-exporter"
+# prometheus: promtool, the parser and linter of `report -f prom`'s output;
+# prometheus-node-exporter: the textfile collector that reads it
+# (tests/cli/report-prom.sh).  Both are for the tests only: the daemon a
+# package installed here enables on a systemd host is stopped and disabled
+# (one that was installed before is left as it was)
+daemons="prometheus prometheus-node-exporter"
 # make static ARCH=aarch64 links Debian's arm64 static libraries
 # (multiarch: they sit beside the amd64 ones)
 arm64="libc6-dev libzstd-dev libibverbs-dev libibumad-dev libibmad-dev
@@ -40,5 +47,12 @@ if [ -n "$missing" ]; then
 	apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	for d in $daemons; do
+		case " $missing " in
+		*" $d "*)
+			[ -d /run/systemd/system ] &&
+				systemctl disable --now "$d.service" >/dev/null 2>&1 || : ;;
+		esac
+	done
 fi
 echo "install-deps: all build and test dependencies are installed"
