@@ -1,12 +1,16 @@
 #!/bin/sh
 # tests/bench-pairs.sh BUILD: the measured accuracy of `rdma-analyze pairs`
-# (issue 7; tests/pairs-eval/README.md): fat trees of 32 to 512 hosts, one
-# and two rails, routed by opensm's minhop, updn and ftree engines on ibsim
-# and scanned with rdma-collect --fabric (cached in RDMA_PAIRS_CACHE,
-# default ~/.cache/rdma-pairs-eval), then CASES random cases (default
-# 1080, 20 a row of the table; SEED, default 1) scored for --method best
-# and the floor --method tomography, the issue's targets beside each row,
-# then the time of one localization on 512 hosts with all pairs.
+# (issues 7 and 21; tests/pairs-eval/README.md): issue 7's fat trees of 32
+# to 512 hosts, one and two rails, routed by opensm's minhop, updn and
+# ftree engines, and the other shapes (2, 4, 8 spines, parallel cables, 3
+# levels, unequal leaves, hosts named by GID or IP address) routed by
+# every engine that accepts them, on ibsim, scanned with rdma-collect
+# --fabric (cached in RDMA_PAIRS_CACHE, default ~/.cache/rdma-pairs-eval);
+# then CASES random cases on the first (default 1080, 20 a row of the
+# table) and SHAPE_CASES on each other shape (default 162, 3 a row; SEED,
+# default 1), scored for --method best and the floor (floor.py), the Bayes
+# rule beside single-fault rows, issue 7's targets beside each row; then
+# the time of one localization on 512 hosts with all pairs.
 # PAIRS_JSON=FILE also writes every case (fabric, faults, answers, scores).
 # Skips with the reason when ibsim or python3 is missing; never fails on a
 # figure (a row below its target says MISSES).
@@ -30,7 +34,8 @@ fi
 out=$(mktemp "${TMPDIR:-/tmp}/rdma-bench-pairs.XXXXXX") || exit 1
 trap 'rm -f "$out"' EXIT
 python3 "$TOP/tests/pairs-eval/eval.py" --build "$BUILD" ${PAIRS_JSON:+--json "$PAIRS_JSON"} \
-	--cases "${CASES:-1080}" --seed "${SEED:-1}" --speed | tee "$out"
+	--cases "${CASES:-1080}" --shape-cases "${SHAPE_CASES:-162}" --seed "${SEED:-1}" \
+	--methods best,floor,tomography --bayes --speed | tee "$out"
 # the table's verdicts and the speed lines, for make bench's summary
 ms() { sed -n "s/^speed: pairs --method $1 on 512 hosts.*: \([0-9.]*\) s wall.*/\1/p" "$out" |
 	awk '{ printf "%d", $1 * 1000 }'; }

@@ -3,7 +3,8 @@
 
   bayes.py --build DIR [--cache DIR] [--seed S] LOG.json
 
-LOG.json is eval.py's --json log.  Each single-fault case is made again
+LOG.json is eval.py's --json log (eval.py --bayes computes the same
+figures during the run).  Each single-fault case is made again
 (the same generator, seeded with (seed, i)) and answered by the
 Bayes-optimal rule of the harness's own generative model, which no method
 knows as well: the fault is one of the candidates eval.py draws from (a
@@ -93,10 +94,15 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--fabrics", default="32x1,32x2,128x1,128x2,512x1,512x2")
     p.add_argument("--engines", default="minhop,updn,ftree")
+    p.add_argument("--shape-engines")
     p.add_argument("log")
     args = p.parse_args()
     args.build = os.path.abspath(args.build)
     args.ra = os.path.join(args.build, "rdma-analyze")
+    args.cases = args.shape_cases = 0
+    args.verbose = False
+    if args.shape_engines:
+        args.shape_engines = args.shape_engines.split(",")
     tmp = tempfile.mkdtemp(prefix="pairs-bayes.")
     try:
         return run(args, tmp)
@@ -105,39 +111,37 @@ def main():
 
 
 def run(args, tmp):
-    specs = [(h, e) for h in args.fabrics.split(",") for e in args.engines.split(",")]
-    weights = [ev.SIZE_WEIGHT.get(int(h.split("x")[0]), 1) for h, _ in specs]
-    setups, rows = {}, {}
+    shapes, rows = {}, {}
     for entry in json.load(open(args.log)):
         i = entry["case"]
+        name = entry.get("shape", "ft")
         row = ev.ROWS[i % len(ev.ROWS)]
         if row[0] != 1:
             continue
-        rng = random.Random("%d:%d" % (args.seed, i))
-        spec = specs[rng.choices(range(len(specs)), weights)[0]]
-        if spec not in setups:
-            hosts, rails = (int(x) for x in spec[0].split("x"))
-            setups[spec] = ev.Setup(args, hosts, rails, spec[1], tmp)
-            setups[spec].prior = prior(setups[spec])
-        setup = setups[spec]
+        if name not in shapes:
+            shapes[name] = ev.Shape(args, name, tmp)
+        row, setup, rng = shapes[name].draw(args, i)
         if setup.name != entry["fabric"]:
             sys.exit("bayes.py: case %d is on %s, the log says %s: another seed?"
                      % (i, setup.name, entry["fabric"]))
+        if not hasattr(setup, "prior"):
+            setup.prior = prior(setup)
         case = ev.make_case(setup, row, rng)
         best, pmax, _ = posterior(setup, case, row)
-        r = rows.setdefault(row, [0, 0, 0.0, 0])
+        r = rows.setdefault((name, row), [0, 0, 0.0, 0])
         r[0] += 1
         r[1] += best == setup.sig[case["faults"][0]]
         r[2] += pmax
         r[3] += bool(entry.get("best", {}).get("top1"))
-    print("%-6s %-5s %-5s %-5s %4s | %5s %7s | %6s" % (
-        "faults", "cov", "noise", "mode", "n", "bayes", "E[max]", "engine"))
-    for row in ev.ROWS:
-        if row in rows:
-            n, ok, pm, eng = rows[row]
-            print("%-6d %-5s %-5s %-5s %4d | %5.3f %7.3f | %6.3f" % (
-                row[0], row[1], "%g%%" % (row[2] * 100), row[3], n,
-                ok / n, pm / n, eng / n))
+    print("%-6s %-6s %-5s %-5s %-5s %4s | %5s %7s | %6s" % (
+        "shape", "faults", "cov", "noise", "mode", "n", "bayes", "E[max]", "engine"))
+    for name in shapes:
+        for row in ev.ROWS:
+            if (name, row) in rows:
+                n, ok, pm, eng = rows[(name, row)]
+                print("%-6s %-6d %-5s %-5s %-5s %4d | %5.3f %7.3f | %6.3f" % (
+                    name, row[0], row[1], "%g%%" % (row[2] * 100), row[3], n,
+                    ok / n, pm / n, eng / n))
     return 0
 
 

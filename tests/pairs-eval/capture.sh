@@ -1,9 +1,11 @@
 #!/bin/sh
-# tests/pairs-eval/capture.sh RC HOSTS RAILS ENGINE CACHE: the bundle of one
+# tests/pairs-eval/capture.sh RC FABRIC ENGINE CACHE: the bundle of one
 # evaluation fabric, its path on stdout.
 #
-# The fat tree of tests/pairs-eval/topo.py runs on ibsim; opensm sweeps it
-# once with routing engine ENGINE (minhop, updn or ftree), which programs
+# The fabric of tests/pairs-eval/topo.py (FABRIC: HOSTSxRAILS, "32x2", a
+# fat tree of the issue 7 mix, or a shape name, "s2") runs on ibsim; opensm
+# sweeps it once with routing engine ENGINE (minhop, updn, ftree, dor,
+# lash, dfsssp), which programs
 # the switches' real forwarding tables; then rdma-collect RC --fabric,
 # attached at the first HCA, scans the subnet (LFTs included) into a
 # bundle.  Captured once: the bundle is kept in CACHE under a name that
@@ -11,16 +13,19 @@
 # call only prints it.  Exit 1 with a message on stderr when a step fails,
 # including opensm falling back from ENGINE to another engine.
 set -u
-[ $# -eq 5 ] || { echo "usage: capture.sh RC HOSTS RAILS ENGINE CACHE" >&2; exit 2; }
-RC=$1 HOSTS=$2 RAILS=$3 ENGINE=$4 CACHE=$5
+[ $# -eq 4 ] || { echo "usage: capture.sh RC FABRIC ENGINE CACHE" >&2; exit 2; }
+RC=$1 FABRIC=$2 ENGINE=$3 CACHE=$4
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 : "${RANDOM:=0}"	# tests/ibsim/fabric.sh reads it; dash has none
 
 mkdir -p "$CACHE" || exit 1
-topo=$(python3 "$HERE/topo.py" "$HOSTS" "$RAILS") || exit 1
+case $FABRIC in
+*x*)	topo=$(python3 "$HERE/topo.py" "${FABRIC%x*}" "${FABRIC#*x}") ;;
+*)	topo=$(python3 "$HERE/topo.py" "$FABRIC") ;;
+esac || exit 1
 key=$({ printf '%s\n%s\n' "$topo" "$ENGINE"; cat "$0"; } | sha256sum | cut -c1-12)
-out="$CACHE/ft${HOSTS}x${RAILS}-$ENGINE-$key.rdma.tar.zst"
+out="$CACHE/$FABRIC-$ENGINE-$key.rdma.tar.zst"
 if [ -s "$out" ]; then
 	echo "$out"
 	exit 0
@@ -29,7 +34,7 @@ fi
 . "$TOP/tests/ibsim/fabric.sh"
 fab_have || { echo "capture: missing $FAB_MISSING" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pairs-capture.XXXXXX") || exit 1
-FAB_SOCK=rcpe$$x$HOSTS$RAILS$ENGINE
+FAB_SOCK=rcpe$$x$FABRIC$ENGINE
 trap 'fab_stop; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 printf '%s\n' "$topo" >"$tmp/topo"
 fab_start "$tmp/fab" "$tmp/topo" || exit 1

@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""eval.py: the measured accuracy of `rdma-analyze pairs` (issue 7).
+"""eval.py: the measured accuracy of `rdma-analyze pairs` (issues 7, 21).
 
-  eval.py --build DIR [--cache DIR] [--cases N] [--seed S]
-          [--fabrics 32x1,128x2,...] [--engines minhop,updn,ftree]
-          [--methods best,tomography] [--speed] [--json FILE]
+  eval.py --build DIR [--cache DIR] [--cases N] [--shape-cases M] [--seed S]
+          [--shapes ft,s2,...] [--fabrics 32x1,128x2,...]
+          [--engines minhop,updn,ftree] [--methods best,floor]
+          [--bayes] [--speed] [--json FILE]
 
-For each fabric (tests/pairs-eval/topo.py: a 2-level fat tree of HOSTS hosts
-with RAILS HCAs each) and opensm routing engine, capture.sh makes one bundle
-with rdma-collect --fabric on ibsim (cached); it is loaded into a database
-once.  Then N random cases, each: 1 to 3 faults drawn from the fabric's real
+A shape is a set of fabrics (tests/pairs-eval/topo.py), each routed by
+every opensm routing engine that accepts it: "ft" is issue 7's mix (fat
+trees of --fabrics HOSTSxRAILS, --engines, N cases), the others one fabric
+each (topo.py SHAPES; gid and ip name the hosts in the CSV by port GID or
+IPoIB address, names.py), every engine of ENGINES that routes it, M cases.
+For each fabric and engine capture.sh makes one bundle with rdma-collect
+--fabric on ibsim (cached); it is loaded into a database once.  Then the
+random cases of each shape, each: 1 to 3 faults drawn from the fabric's real
 components (host cables, switch ports, inter-switch links, hosts), hard
 (every pair crossing one fails) or flaky (each crossing test fails with the
 fault's own rate), a coverage (every ordered pair of every rail, a random
@@ -29,11 +34,15 @@ fabric: a host's only cable and the host, a cable and its directions).
   found-all   every fault is among the suspects or their alternatives
   split       of the cases whose answer is ambiguous, those with a
               suggested next pair test
-Deterministic for a seed: case i uses its own generator, seeded with
-(seed, i).  The row of case i is i modulo the number of rows, so every row
-of the table gets the same number of cases.
+The floor (floor.py) is the textbook method beside the engine, scored the
+same way; --bayes adds the Bayes rule's top-1 (bayes.py) on single-fault
+rows.  Deterministic for a seed: case i of a shape uses its own generator,
+seeded with (seed, i) for ft (the cases of issue 7's table) and (seed,
+shape, i) for the others.  The row of case i is i modulo the number of
+rows, so every row of a shape's table gets the same number of cases.
 """
 import argparse
+import array
 import json
 import os
 import random
@@ -46,6 +55,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fabric  # noqa: E402
+import floor as textbook  # noqa: E402
+import names  # noqa: E402
+import topo  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAULT_KINDS = ("cable", "port", "isl", "host")
@@ -57,33 +69,72 @@ ROWS = [(k, cov, noise, mode) for k in (1, 2, 3) for cov in COVERAGES
 # host counts are drawn with these weights: the large fabrics cost seconds
 # a case, the small ones milliseconds
 SIZE_WEIGHT = {32: 4, 64: 3, 128: 3, 256: 2, 512: 1}
+# the routing engines tried on every shape but ft (capture.sh fails when
+# opensm falls back from one: that shape runs without it)
+ENGINES = ("minhop", "updn", "ftree", "dor", "lash", "dfsssp")
+SHAPE_TEXT = {
+    "ft": "issue 7's fat trees, 8 or 16 spines",
+    "s2": "32 hosts, 4 leaves, 2 spines",
+    "s4": "64 hosts, 8 leaves, 4 spines",
+    "s8": "64 hosts, 8 leaves, 8 spines",
+    "r2s4": "32 hosts x 2 rails, 8 leaves, 4 spines",
+    "par2": "128 hosts, 8 leaves, 4 spines, 2 cables a leaf-spine pair",
+    "l3": "64 hosts, 3 levels: 8 leaves, 4 pods of 2 aggregation, 4 cores",
+    "uneq": "29 hosts, 4 leaves (the last 5 hosts), leaf 2 lacks spine 4",
+    "gid": "r2s4, the CSV naming HCAs by port GID",
+    "ip": "r2s4, the CSV naming HCAs by IPoIB address",
+}
 
 
 # --- the fabrics ---
+class Refused(RuntimeError):
+    """capture.sh failed: opensm did not route with the engine, or worse"""
+
+
 class Setup:
     """one fabric x routing engine: its bundle, database and model"""
 
-    def __init__(self, args, hosts, rails, engine, tmp):
-        self.hosts, self.rails, self.engine = hosts, rails, engine
-        self.name = "%dx%d-%s" % (hosts, rails, engine)
+    def __init__(self, args, spec, engine, tmp):
+        """SPEC: HOSTSxRAILS (the ft mix) or a shape of topo.py"""
+        if "x" in spec:
+            self.hosts, self.rails = (int(x) for x in spec.split("x"))
+        else:
+            self.hosts, _, _, self.rails, _, _ = topo.SHAPES[spec]
+        self.engine = engine
+        self.naming = spec if spec in ("gid", "ip") else None
+        self.name = "%s-%s" % (spec, engine)
         rc = os.path.join(args.build, "rdma-collect")
         out = subprocess.run(["sh", os.path.join(HERE, "capture.sh"), rc,
-                              str(hosts), str(rails), engine, args.cache],
+                              spec, engine, args.cache],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              universal_newlines=True)
         if out.returncode:
-            raise RuntimeError("capture %s: %s" % (self.name, out.stderr.strip()))
+            raise Refused("capture %s: %s" % (self.name, out.stderr.strip()))
         self.bundle = out.stdout.strip()
+        self.fab = fabric.Fabric(self.bundle)
+        bundles = [self.bundle]
+        if self.naming:
+            bundles += names.host_bundles(self.fab, rc, args.cache)
         self.db = os.path.join(tmp, self.name + ".db")
-        load = subprocess.run([args.ra, "load", "--db", self.db, self.bundle],
+        load = subprocess.run([args.ra, "load", "--db", self.db] + bundles,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               universal_newlines=True)
         if load.returncode:
             raise RuntimeError("load %s: %s" % (self.name, load.stdout.strip()))
-        self.fab = fabric.Fabric(self.bundle)
         self.fab.build_index()
         self.sig = self.fab.signatures()
         self.cand = {kind: self.candidates(kind) for kind in FAULT_KINDS}
+        # a cable no route uses (dor, lash and dfsssp leave some on these
+        # shapes; issue 7's fabrics have none) has no pair crossing it: no
+        # method sees it fail, and it is no candidate
+        f = self.fab
+        unused = len(f.comp_names) - len(f.crossing)
+        f.crossing += [array.array("I") for _ in range(unused)]
+        self.sig = f.signatures()
+        self.cand = {kind: [c for c in v if f.crossing[c]]
+                     for kind, v in self.cand.items()}
+        self.unused = sum(1 for c in range(len(f.comp_names))
+                          if f.comp_kind[c] == "isl" and not f.crossing[c])
 
     def candidates(self, kind):
         f = self.fab
@@ -99,6 +150,10 @@ class Setup:
 
     def ep_name(self, host, rail):
         """how the CSV names one end of a test"""
+        if self.naming == "gid":
+            return names.gid(self.fab, host, rail)
+        if self.naming == "ip":
+            return names.ipv4(host, rail)
         if self.rails == 1:
             return host
         return "%s mlx5_%d" % (host, rail)
@@ -237,38 +292,6 @@ def score(setup, case, answer):
             "split": split}
 
 
-# --- the floor, in Python: a cross-check of the engine's tomography ---
-def ref_floor(setup, case):
-    """Boolean tomography plus greedy set cover, on the model: every
-    component on a passing test's path is cleared, then the component
-    explaining the most failing tests not yet explained is taken, until
-    all are (ties: the lower component id)"""
-    f = setup.fab
-    passed, failed = set(), []
-    for (a, b, r), bad in zip(case["tests"], case["outcome"]):
-        p = f.pair_id(a, b, r)
-        if bad:
-            failed.append((a, b, r))
-        else:
-            passed.add(p)
-    cover = {}
-    for i, (a, b, r) in enumerate(failed):
-        rail = f.rails[r]
-        for c in f.test_comps((f.hosts[a], rail), (f.hosts[b], rail)):
-            cover.setdefault(c, set()).add(i)
-    live = {c: s for c, s in cover.items()
-            if passed.isdisjoint(f.crossing[c])}
-    left = set().union(*live.values()) if live else set()
-    ranked = []
-    while left and live:
-        c = max(live, key=lambda x: (len(live[x] & left), -x))
-        if not live[c] & left:
-            break
-        ranked.append(c)
-        left -= live.pop(c)
-    return ranked, list(ranked), False, False
-
-
 # --- the table ---
 TARGETS = """\
 targets (issue 7):
@@ -329,21 +352,27 @@ def metrics(scores):
             "split": sum(s["split"] for s in amb) / len(amb) if amb else 1.0}
 
 
-def table(results, methods):
-    """the table as text, and whether every row meets its targets"""
+def table(results, methods, shape):
+    """the table of SHAPE as text, and whether every row meets its
+    targets; the Bayes rule's top-1 and expected top-1 beside the
+    single-fault rows when they were computed (--bayes)"""
     lines = []
+    bay = any(k[2] == "bayes" and k[0] == shape for k in results)
     head = "%-6s %-5s %-5s %-5s %4s" % ("faults", "cov", "noise", "mode", "n")
     for m in methods:
         head += " | %-10s %5s %5s %5s" % (m, "top1", "prec", "rec")
         if m == methods[0]:
             head += " %5s %5s" % ("found", "split")
+    if bay:
+        head += " | %5s %6s" % ("bayes", "E[max]")
     head += " | targets"
     lines.append(head)
     lines.append("-" * len(head))
-    floor = "tomography" if "tomography" in methods else None
+    floor = ("floor" if "floor" in methods else
+             "tomography" if "tomography" in methods else None)
     all_ok = True
     for row in ROWS:
-        per = {m: metrics(results.get((row, m), [])) for m in methods}
+        per = {m: metrics(results.get((shape, row, m), [])) for m in methods}
         if not per[methods[0]]:
             continue
         k, cov, noise, mode = row
@@ -355,6 +384,11 @@ def table(results, methods):
             if m == methods[0]:
                 line += " %5.3f %5s" % (x["found"], "%5.3f" % x["split"]
                                         if x["ambiguous"] else "-")
+        if bay:
+            b = results.get((shape, row, "bayes"))
+            line += (" | %5.3f %6.3f" % (sum(x[0] for x in b) / len(b),
+                                         sum(x[1] for x in b) / len(b))
+                     if b else " | %5s %6s" % ("-", "-"))
         have, miss = targets(row, per[methods[0]],
                              per[floor] if floor and methods[0] != floor else None)
         if miss:
@@ -365,16 +399,102 @@ def table(results, methods):
     return "\n".join(lines), all_ok
 
 
+def summary(results, methods, shapes):
+    """per shape, faults and kind (every coverage and noise together):
+    top-1 / precision / recall at k of each method, the Bayes rule's
+    expected top-1 on one fault, and the rows below the floor"""
+    floor = "floor" if "floor" in methods else None
+    head = "%-6s %-6s %-5s %5s" % ("shape", "faults", "mode", "n")
+    for m in methods:
+        head += " | %-10s %5s %5s %5s" % (m, "top1", "prec", "rec")
+    head += " | %6s | %s" % ("E[max]", "rows below the floor (top1/prec/rec)")
+    lines = [head, "-" * len(head)]
+    for sh in shapes:
+        below = 0
+        for row in ROWS:
+            e = metrics(results.get((sh.name, row, methods[0]), []))
+            f = metrics(results.get((sh.name, row, floor), [])) if floor else None
+            if e and f and "F" in targets(row, e, f)[1]:
+                below += 1
+        for k in (1, 2, 3):
+            for mode in MODES:
+                rows = [r for r in ROWS if r[0] == k and r[3] == mode]
+                per = {m: metrics([x for r in rows
+                                   for x in results.get((sh.name, r, m), [])])
+                       for m in methods}
+                if not per[methods[0]]:
+                    continue
+                line = "%-6s %-6d %-5s %5d" % (sh.name, k, mode, per[methods[0]]["n"])
+                for m in methods:
+                    x = per[m]
+                    line += " | %-10s %5.3f %5.3f %5.3f" % ("", x["top1"], x["prec"], x["rec"])
+                b = [x for r in rows for x in results.get((sh.name, r, "bayes"), [])]
+                line += " | %6s" % ("%6.3f" % (sum(x[1] for x in b) / len(b)) if b else "-")
+                if k == 1 and mode == "hard":
+                    line += " | %d of %d" % (below, sum(
+                        1 for r in ROWS if results.get((sh.name, r, methods[0]))))
+                lines.append(line)
+    return "\n".join(lines)
+
+
+class Shape:
+    """a shape's fabrics (one Setup per fabric and engine), their draw
+    weights, its number of cases and the engines opensm refused on it"""
+
+    def __init__(self, args, name, tmp):
+        self.name, self.refused, self.setups = name, [], []
+        if name == "ft":
+            specs = [(f, e) for f in args.fabrics.split(",")
+                     for e in args.engines.split(",")]
+            self.cases = args.cases
+        else:
+            specs = [(name, e) for e in (args.shape_engines or ENGINES)]
+            self.cases = args.shape_cases
+        for spec, engine in specs:
+            try:
+                self.setups.append(Setup(args, spec, engine, tmp))
+            except Refused as e:
+                if name == "ft":
+                    raise
+                self.refused.append(engine)
+                if args.verbose:
+                    print(e, file=sys.stderr)
+        if not self.setups:
+            raise RuntimeError("%s: no routing engine routes it" % name)
+        self.weights = [SIZE_WEIGHT.get(s.hosts, 1) if name == "ft" else 1
+                        for s in self.setups]
+
+    def draw(self, args, i):
+        """(row, fabric, generator) of case I"""
+        if self.name == "ft":
+            rng = random.Random("%d:%d" % (args.seed, i))
+        else:
+            rng = random.Random("%d:%s:%d" % (args.seed, self.name, i))
+        return ROWS[i % len(ROWS)], rng.choices(self.setups, self.weights)[0], rng
+
+
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--build", required=True)
     p.add_argument("--cache", default=os.path.expanduser(
         os.environ.get("RDMA_PAIRS_CACHE", "~/.cache/rdma-pairs-eval")))
-    p.add_argument("--cases", type=int, default=1080)
+    p.add_argument("--cases", type=int, default=1080,
+                   help="cases of the ft shape")
+    p.add_argument("--shape-cases", type=int, default=162,
+                   help="cases of every other shape")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--fabrics", default="32x1,32x2,128x1,128x2,512x1,512x2")
-    p.add_argument("--engines", default="minhop,updn,ftree")
-    p.add_argument("--methods", default="best,tomography")
+    p.add_argument("--shapes", default="ft," + ",".join(topo.SHAPES))
+    p.add_argument("--fabrics", default="32x1,32x2,128x1,128x2,512x1,512x2",
+                   help="the fabrics of the ft shape")
+    p.add_argument("--engines", default="minhop,updn,ftree",
+                   help="the routing engines of the ft shape")
+    p.add_argument("--shape-engines", help="the engines tried on the other "
+                   "shapes (default: %s)" % ",".join(ENGINES))
+    p.add_argument("--methods", default="best,floor",
+                   help="best, tomography (the engine's methods), floor "
+                   "(floor.py)")
+    p.add_argument("--bayes", action="store_true",
+                   help="the Bayes rule beside the single-fault rows")
     p.add_argument("--speed", action="store_true",
                    help="time pairs on 512 hosts, all pairs")
     p.add_argument("--json", help="write every case's score here")
@@ -390,6 +510,12 @@ def parse_args():
     a.build = os.path.abspath(a.build)
     a.ra = os.path.join(a.build, "rdma-analyze")
     a.methods = a.methods.split(",")
+    a.shapes = a.shapes.split(",")
+    if a.shape_engines:
+        a.shape_engines = a.shape_engines.split(",")
+    for sh in a.shapes:
+        if sh != "ft" and sh not in topo.SHAPES:
+            p.error("--shapes: no shape %s (ft, %s)" % (sh, ", ".join(topo.SHAPES)))
     return a
 
 
@@ -402,49 +528,74 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def one_case(args, shape, i, csv, results, walls):
+    """case I of SHAPE: its log entry, its scores into RESULTS"""
+    row, setup, rng = shape.draw(args, i)
+    case = make_case(setup, row, rng)
+    write_csv(setup, case, csv)
+    f = setup.fab
+    entry = {"case": i, "shape": shape.name, "fabric": setup.name,
+             "row": list(row), "faults": [f.comp_names[c] for c in case["faults"]],
+             "rates": [round(case["rate"][c], 3) for c in case["faults"]]}
+    for m in args.methods:
+        if m == "floor":
+            t = time.monotonic()
+            named = textbook.floor(f, case)
+            ans, wall = (named, list(named), False, False), time.monotonic() - t
+        else:
+            doc, wall = run_pairs(args, setup, csv, m)
+            ans = answer_of(setup, doc)
+            if m == args.methods[0]:
+                # CSV names the engine could not place (GID, IP forms)
+                entry["unresolved"] = doc.get("inputs", {}).get("unresolved")
+        walls[m].append(wall)
+        sc = score(setup, case, ans)
+        results.setdefault((shape.name, row, m), []).append(sc)
+        entry[m] = dict(sc, answer=[f.comp_names[c] if c is not None
+                                    else None for c in ans[0][:5]])
+    if args.bayes and row[0] == 1:
+        import bayes
+        if not hasattr(setup, "prior"):
+            setup.prior = bayes.prior(setup)
+        best, pmax, _ = bayes.posterior(setup, case, row)
+        ok = best == setup.sig[case["faults"][0]]
+        results.setdefault((shape.name, row, "bayes"), []).append((ok, pmax))
+        entry["bayes"] = {"top1": ok, "pmax": round(pmax, 4)}
+    return entry
+
+
 def run(args, tmp):
     t0 = time.monotonic()
-    setups = []
-    for spec in args.fabrics.split(","):
-        hosts, rails = (int(x) for x in spec.split("x"))
-        for engine in args.engines.split(","):
-            setups.append(Setup(args, hosts, rails, engine, tmp))
+    shapes = [Shape(args, sh, tmp) for sh in args.shapes]
     if args.check_routes:
-        return check_routes(args, setups)
-    weights = [SIZE_WEIGHT.get(s.hosts, 1) for s in setups]
+        return check_routes(args, [s for sh in shapes for s in sh.setups])
     prep = time.monotonic() - t0
     results, log = {}, []
     walls = {m: [] for m in args.methods}
     csv = os.path.join(tmp, "pairs.csv")
-    for i in range(args.cases):
-        row = ROWS[i % len(ROWS)]
-        if args.rows and not re.search(args.rows, row_name(row)):
-            continue
-        rng = random.Random("%d:%d" % (args.seed, i))
-        setup = rng.choices(setups, weights)[0]
-        case = make_case(setup, row, rng)
-        write_csv(setup, case, csv)
-        entry = {"case": i, "fabric": setup.name, "row": list(row),
-                 "faults": [setup.fab.comp_names[c] for c in case["faults"]],
-                 "rates": [round(case["rate"][c], 3) for c in case["faults"]]}
-        for m in args.methods:
-            if m == "ref-floor":
-                ans, wall = ref_floor(setup, case), 0.0
-            else:
-                doc, wall = run_pairs(args, setup, csv, m)
-                ans = answer_of(setup, doc)
-            walls[m].append(wall)
-            sc = score(setup, case, ans)
-            results.setdefault((row, m), []).append(sc)
-            entry[m] = dict(sc, answer=[setup.fab.comp_names[c] if c is not None
-                                        else None for c in ans[0][:5]])
-        log.append(entry)
-        if args.verbose:
-            print(json.dumps(entry), file=sys.stderr)
-    text, ok = table(results, args.methods)
-    print("rdma-analyze pairs: %d cases, seed %d, %d fabrics (%s), engines %s"
-          % (args.cases, args.seed, len(setups), args.fabrics, args.engines))
-    print(text)
+    ncases = 0
+    for sh in shapes:
+        for i in range(sh.cases):
+            if args.rows and not re.search(args.rows, row_name(ROWS[i % len(ROWS)])):
+                continue
+            entry = one_case(args, sh, i, csv, results, walls)
+            ncases += 1
+            log.append(entry)
+            if args.verbose:
+                print(json.dumps(entry), file=sys.stderr)
+    print("rdma-analyze pairs: %d cases, seed %d, %d shapes" % (
+        ncases, args.seed, len(shapes)))
+    for sh in shapes:
+        text, ok = table(results, args.methods, sh.name)
+        fabs = (args.fabrics if sh.name == "ft" else sh.name)
+        print("\n## %s: %s (%s); %d cases; engines %s%s" % (
+            sh.name, SHAPE_TEXT.get(sh.name, ""), fabs, sh.cases,
+            ",".join(sorted({s.engine for s in sh.setups}, key=lambda e:
+                            (ENGINES + (e,)).index(e))),
+            "; refused by opensm: " + ",".join(sh.refused) if sh.refused else ""))
+        print(text)
+    print("\n## by shape, faults and kind (every coverage and noise)")
+    print(summary(results, args.methods, shapes))
     print(TARGETS)
     for m in args.methods:
         w = sorted(walls[m])
@@ -511,12 +662,12 @@ def check_routes(args, setups):
 
 def speed(args, tmp):
     """rdma-analyze pairs on 512 hosts, one rail, every ordered pair"""
-    setup = Setup(args, 512, 1, "minhop", tmp)
+    setup = Setup(args, "512x1", "minhop", tmp)
     rng = random.Random("%d:speed" % args.seed)
     case = make_case(setup, (1, "all", 0.01, "hard"), rng)
     csv = os.path.join(tmp, "speed.csv")
     write_csv(setup, case, csv)
-    for m in args.methods:
+    for m in (m for m in args.methods if m != "floor"):
         runs = [run_pairs(args, setup, csv, m) for _ in range(3)]
         walls = sorted(w for _, w in runs)
         doc = runs[0][0]
