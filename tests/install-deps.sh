@@ -6,12 +6,14 @@ pkgs="make gcc libc6-dev pkg-config tar zstd
 libarchive-dev libzstd-dev libpci-dev libibverbs-dev libibumad-dev
 libibmad-dev libibnetdisc-dev libsqlite3-dev sqlite3
 fuse3 libfuse3-dev pciutils ethtool iproute2 util-linux python3 python3-jsonschema
+python3-yaml
 ibsim-utils opensm infiniband-diags
 qemu-system-x86 busybox-static cpio kmod ibverbs-utils ibverbs-providers perftest systemd
 chromium clang strace sosreport xz-utils
 dpkg-dev autoconf automake libtool gcc-aarch64-linux-gnu qemu-user-static
 build-essential debhelper lintian rpm
 prometheus prometheus-node-exporter"
+# python3-yaml: parses contrib/kubernetes/rdma-npd.yaml (tests/cli/npd.sh)
 # prometheus: promtool, the parser and linter of `report -f prom`'s output;
 # prometheus-node-exporter: the textfile collector that reads it
 # (tests/cli/report-prom.sh).  Both are for the tests only: the daemon a
