@@ -107,6 +107,8 @@ struct check_args {
 /* the collector's scratch folder (without --save) and bundle, for the
  * clean-up the deadline's signal handler does too */
 static char tmp_dir[PATH_MAX], tmp_bundle[PATH_MAX];
+/* --state: the temp copy of the bundle while it is written */
+static char state_tmp[PATH_MAX];
 static volatile sig_atomic_t child_pgid;
 
 static int parse(int argc, char **argv, struct check_args *a)
@@ -427,6 +429,8 @@ static void on_alarm(int sig)
 		kill(-child_pgid, SIGKILL);
 	if (*tmp_bundle)
 		unlink(tmp_bundle);
+	if (*state_tmp)
+		unlink(state_tmp);
 	if (*tmp_dir)
 		rmdir(tmp_dir);
 	w = write(STDOUT_FILENO, msg, sizeof(msg) - 1);
@@ -908,6 +912,7 @@ static int state_copy(const char *dir, const char *bundle)
 		close(in);
 		return -1;
 	}
+	memcpy(state_tmp, tmp, sizeof(tmp));	/* for on_alarm */
 	while (ok && (r = read(in, b, sizeof(b))) != 0) {
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -916,11 +921,15 @@ static int state_copy(const char *dir, const char *bundle)
 	close(in);
 	ok = ok && fsync(out) == 0;
 	ok = close(out) == 0 && ok;
-	if (!ok || rename(tmp, dst) < 0) {
+	ok = ok && rename(tmp, dst) == 0;
+	if (!ok) {
+		int e = errno;
+
 		unlink(tmp);
-		return -1;
+		errno = e;
 	}
-	return 0;
+	*state_tmp = 0;
+	return ok ? 0 : -1;
 }
 
 /* keep this run's bundle (its hash sha, "" when it is too large to keep)
