@@ -1092,6 +1092,7 @@ int cmd_check(int argc, char **argv)
 {
 	struct check_args a;
 	char collector[PATH_MAX], bundle[PATH_MAX], why[PATH_MAX + 64];
+	struct stat sb;
 	int64_t end;
 	int rc;
 
@@ -1110,10 +1111,13 @@ int cmd_check(int argc, char **argv)
 			 strerror(errno));
 		return unknown(&a, why);
 	}
-	if (a.state && mkdir(a.state, 0700) < 0 && errno != EEXIST) {
-		snprintf(why, sizeof(why), "cannot make %s: %s", a.state,
-			 strerror(errno));
-		return unknown(&a, why);
+	/* a state folder that cannot be had is a note: the check goes on */
+	if (a.state && (mkdir(a.state, 0700) < 0 && errno != EEXIST)) {
+		state_note(a.state, strerror(errno));
+		a.state = NULL;
+	} else if (a.state && (stat(a.state, &sb) < 0 || !S_ISDIR(sb.st_mode))) {
+		state_note(a.state, "not a folder");
+		a.state = NULL;
 	}
 	if (!a.save && make_tmp(why, sizeof(why)) < 0)
 		return unknown(&a, why);

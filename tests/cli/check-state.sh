@@ -5,10 +5,11 @@
 # and state.json and judges no growth; symbol errors grown since then are
 # COUNTER_GROWING, in the text and in --reason; a reboot (new boot_id) or
 # a driver reload (counters down) between the runs is no growth; a
-# corrupt, foreign, oversized or mismatched state, or a FIFO in its place,
-# is one note and a normal check.  The metrics file passes promtool and
-# tests/tools/prom-strict.py, is replaced by a rename, is written when the
-# check finds problems and says rdma_check_up 0 when it could not run.
+# corrupt, foreign, oversized or mismatched state, a FIFO in its place or
+# a DIR that is a file is one note and a normal check.  The metrics file
+# passes promtool and tests/tools/prom-strict.py, is replaced by a rename,
+# is written when the check finds problems and says rdma_check_up 0 when
+# it could not run.
 if ! command -v python3 >/dev/null 2>&1; then
 	skip "check-state" "python3 is missing"
 	return 0 2>/dev/null || exit 0
@@ -168,6 +169,13 @@ echo 0123456789abcdef0123456789abcdef >other/etc/machine-id
 "$RA" check --root other --state S >/dev/null 2>&1
 sleep 1
 corrupt "another node's state" "the previous run is another node's"
+
+# --- DIR not a folder: one note, the check without state ---
+: >notdir
+"$RA" check --root grown --state notdir >n.out 2>n.err
+check_eq "DIR a file: the normal verdict (exit 1)" "$?" 1
+check_eq "DIR a file: one note" "$(cat n.err)" \
+	"rdma-analyze: warning: check: --state notdir: not a folder: ignored"
 
 # --- the check could not run: state untouched, the metrics say so ---
 sum=$(cat S/state.json S/previous.rdma | cksum)
