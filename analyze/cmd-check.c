@@ -29,11 +29,13 @@
 #include "buf.h"
 #include "db.h"
 #include "import.h"
+#include "jsonp.h"
 #include "json.h"
 #include "load.h"
 #include "log.h"
 #include "report.h"
 #include "rules.h"
+#include "sha256.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -57,6 +59,14 @@ static const char usage_text[] =
 "  --root TREE        collect TREE as if it were / (rdma-collect --root)\n"
 "  --collector PATH   the rdma-collect to run (default: the one beside\n"
 "                     rdma-analyze, ../sbin/rdma-collect, then PATH)\n"
+"  --state DIR        keep this run's bundle in DIR (state.json and\n"
+"                     previous.rdma) and judge the counters' growth since\n"
+"                     the previous run as `history` does: a reboot or a\n"
+"                     driver reload is a reset, not a growth\n"
+"  --prom FILE        write the node's metrics (as report -f prom, plus\n"
+"                     rdma_check_up, _status, _duration_seconds) to FILE,\n"
+"                     atomically; when the check could not run, a file\n"
+"                     with rdma_check_up 0 only\n"
 "  --thresholds FILE  override thresholds ('name value' lines)\n"
 "  -f, --format F     text (default) or json (the node verdict)\n"
 "  --json             the same as --format json\n"
@@ -74,6 +84,8 @@ static const struct option opts[] = {
 	{ "root", required_argument, NULL, 'R' },
 	{ "collector", required_argument, NULL, 'c' },
 	{ "thresholds", required_argument, NULL, 't' },
+	{ "state", required_argument, NULL, 'S' },
+	{ "prom", required_argument, NULL, 'P' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
@@ -87,12 +99,16 @@ static const struct option opts[] = {
 
 struct check_args {
 	const char *expect, *save, *keep, *root, *collector, *thresholds;
+	const char *state, *prom;
 	int timeout_s, reason, format;
+	int64_t start;		/* mono_ms() at the start, for --prom */
 };
 
 /* the collector's scratch folder (without --save) and bundle, for the
  * clean-up the deadline's signal handler does too */
 static char tmp_dir[PATH_MAX], tmp_bundle[PATH_MAX];
+/* --state: the temp copy of the bundle while it is written */
+static char state_tmp[PATH_MAX];
 static volatile sig_atomic_t child_pgid;
 
 static int parse(int argc, char **argv, struct check_args *a)
@@ -119,6 +135,8 @@ static int parse(int argc, char **argv, struct check_args *a)
 		case 'R': a->root = optarg; break;
 		case 'c': a->collector = optarg; break;
 		case 't': a->thresholds = optarg; break;
+		case 'S': a->state = optarg; break;
+		case 'P': a->prom = optarg; break;
 		case 'f': format = optarg; break;
 		case 'j': format = "json"; break;
 		case 'h':
@@ -149,23 +167,29 @@ static void clean(char *s)
 			*s = '?';
 }
 
-/* the check's findings of a bundle: the node's own checks (history and
- * pairs need other bundles; fleet ones exist only against --expect) */
-#define NODE_FINDINGS "findings WHERE bundle_id = ? AND layer NOT IN " \
-	"('history', 'pairs')"
+/* the check's findings of a bundle: the node's own checks (pairs need
+ * other bundles; fleet ones exist only against --expect), and with
+ * --state the history's against the previous run's bundle */
+#define NODE_FINDINGS "findings WHERE bundle_id = ? AND layer != 'pairs' " \
+	"AND (layer != 'history' OR ?)"
+
+/* --state: the history findings are the check's */
+static int with_history;
 
 /* those at warning or above, worst first */
 static sqlite3_stmt *findings(sqlite3 *db, int64_t bid)
 {
 	return db_query(db, "SELECT severity, rule, component, summary FROM "
 			NODE_FINDINGS " AND severity >= 1 ORDER BY severity "
-			"DESC, " LAYER_ORDER ", rule, component", "i", bid);
+			"DESC, " LAYER_ORDER ", rule, component", "ii", bid,
+			(int64_t)with_history);
 }
 
 static int64_t count_sev(sqlite3 *db, int64_t bid, int sev)
 {
 	return db_int(db, "SELECT count(*) FROM " NODE_FINDINGS " AND "
-		      "severity = ?", "ii", bid, (int64_t)sev);
+		      "severity = ?", "iii", bid, (int64_t)with_history,
+		      (int64_t)sev);
 }
 
 /* the Nagios output: status line with performance data, then a line per
@@ -274,11 +298,17 @@ static int print_json(sqlite3 *db, int64_t bid)
 	       count_sev(db, bid, SEV_WARNING) ? EXIT_WARNING : EXIT_OK;
 }
 
+static void check_prom(const struct check_args *a, sqlite3 *db, int64_t bid,
+		       int status);
+
 /* the check could not run: one status line (a reason line with --reason,
- * an object with -f json) */
+ * an object with -f json), and --prom's file says so */
 static int unknown(const struct check_args *a, const char *why)
 {
 	char w[256];
+
+	if (a->prom)
+		check_prom(a, NULL, 0, EXIT_UNKNOWN);
 
 	snprintf(w, sizeof(w), "%s", why);
 	clean(w);
@@ -399,6 +429,8 @@ static void on_alarm(int sig)
 		kill(-child_pgid, SIGKILL);
 	if (*tmp_bundle)
 		unlink(tmp_bundle);
+	if (*state_tmp)
+		unlink(state_tmp);
 	if (*tmp_dir)
 		rmdir(tmp_dir);
 	w = write(STDOUT_FILENO, msg, sizeof(msg) - 1);
@@ -561,6 +593,378 @@ static int run_collector(const struct check_args *a, const char *path,
 
 /* ------------------------------------------------------------ the analysis */
 
+/* --prom */
+
+/* what check_prom_to writes: the bundle's metrics (db NULL: none, the
+ * check could not run), then the check's own */
+struct check_prom {
+	sqlite3 *db;
+	int64_t bid;
+	int status;		/* Nagios' exit status */
+	double seconds;
+	const char *node;
+};
+
+/* a label value in the text format: \\, \" and \n escaped */
+static void prom_label(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '\\' || *s == '"')
+			fprintf(out, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*s, out);
+}
+
+static void prom_gauge(FILE *out, const char *name, const char *help,
+		       const char *node, const char *value)
+{
+	fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n%s{node=\"", name, help,
+		name, name);
+	prom_label(out, node);
+	fprintf(out, "\"} %s\n", value);
+}
+
+static int check_prom_to(void *arg, FILE *out)
+{
+	struct check_prom *p = arg;
+	char v[32], *node = NULL;
+	sqlite3_stmt *s;
+
+	if (p->db) {
+		if (report_prom_write(p->db, &p->bid, 1, out) < 0)
+			return -1;
+		/* the node label report_prom_write gave the bundle */
+		s = db_query(p->db, "SELECT node FROM prom_bundles WHERE "
+			     "bundle_id = ?", "i", p->bid);
+		if (sqlite3_step(s) == SQLITE_ROW)
+			node = xstrdup(db_col(s, 0));
+		db_done(s);
+	}
+	if (!node)
+		node = xstrdup(p->node);
+	prom_gauge(out, "rdma_check_up", "1 if rdma-analyze check collected "
+		   "and judged the node, 0 if it could not (status UNKNOWN: "
+		   "no other metric of the node then).", node,
+		   p->db ? "1" : "0");
+	snprintf(v, sizeof(v), "%d", p->status);
+	prom_gauge(out, "rdma_check_status", "Exit status of rdma-analyze "
+		   "check, Nagios': 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
+		   node, v);
+	snprintf(v, sizeof(v), "%.3f", p->seconds);
+	prom_gauge(out, "rdma_check_duration_seconds", "How long rdma-analyze "
+		   "check took, the collection included.", node, v);
+	free(node);
+	return ferror(out) ? -1 : 0;
+}
+
+/* --prom FILE, replaced whole; the verdict stands if it cannot be written
+ * (one message on stderr).  db NULL: the check could not run, and the node
+ * label is this host's name */
+static void check_prom(const struct check_args *a, sqlite3 *db, int64_t bid,
+		       int status)
+{
+	struct check_prom p = { db, bid, status, 0, "" };
+	char host[256] = "";
+
+	p.seconds = (double)(mono_ms() - a->start) / 1000.0;
+	if (!db) {
+		if (gethostname(host, sizeof(host) - 1) < 0)
+			*host = 0;
+		clean(host);
+		p.node = host;
+	}
+	report_write_file(a->prom, check_prom_to, &p);
+}
+
+/* ---------------------------------------------------------------- --state */
+
+/* DIR/state.json says which run DIR/previous.rdma is (the node, its boot
+ * and uptime, its RDMA drivers and HCAs) and pins the bundle by size and
+ * SHA-256.  The bundle itself is kept rather than its counters: loaded
+ * beside this run's bundle, the history's rules judge the growth as
+ * `history` does (a new boot_id, a counter that went down or a reloaded
+ * driver is a reset; 32-bit PMA counters saturate). */
+#define STATE_JSON "state.json"
+#define STATE_BUNDLE "previous.rdma"
+#define STATE_VERSION 1
+/* state.json is a few KiB; a bundle without fabric data some 50 KiB
+ * (gpu-ndr8's): larger ones are not kept */
+#define STATE_JSON_MAX (256 * 1024)
+#define STATE_BUNDLE_MAX (16 * 1024 * 1024)
+/* what state.json lists of a bundle, and its strings' length */
+#define STATE_ROWS 64
+#define STATE_STR 256
+
+/* the one note of a state that cannot be used: the check goes on */
+static int state_note(const char *dir, const char *why)
+{
+	warning("check: --state %s: %s: ignored", dir, why);
+	return -1;
+}
+
+/* open a regular file at most max bytes long for reading, never blocking
+ * on a FIFO nor following a symbolic link; its size in *size */
+static int open_regular(const char *path, off_t max, off_t *size)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_size > max) {
+		*size = fstat(fd, &sb) < 0 ? -1 : sb.st_size;
+		close(fd);
+		errno = EFBIG;
+		return -1;
+	}
+	*size = sb.st_size;
+	return fd;
+}
+
+/* the SHA-256 of path (a regular file, at most STATE_BUNDLE_MAX bytes) in
+ * hex; -1 (errno EFBIG: too large or not a file) */
+static int file_sha256(const char *path, char hex[65], off_t *size)
+{
+	struct sha256_ctx c;
+	unsigned char md[32], b[65536];
+	ssize_t r;
+	off_t got = 0;
+	int fd = open_regular(path, STATE_BUNDLE_MAX, size), i;
+
+	if (fd < 0)
+		return -1;
+	sha256_init(&c);
+	while ((r = read(fd, b, sizeof(b))) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || (got += r) > STATE_BUNDLE_MAX) {
+			close(fd);
+			return -1;
+		}
+		sha256_update(&c, b, (size_t)r);
+	}
+	close(fd);
+	sha256_final(&c, md);
+	for (i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	*size = got;
+	return 0;
+}
+
+/* DIR/state.json and the bundle it names: 0 and its path in prev and hash
+ * in sha; 1 when there is none (the first run); -1 after one note */
+static int state_read(const char *dir, char *prev, size_t n, char sha[65])
+{
+	char path[PATH_MAX], err[256], got[65], *text;
+	struct jv *j, *b;
+	const char *h;
+	off_t size, bsize;
+	ssize_t r;
+	int fd, rc = -1;
+
+	if (check_snprintf(path, sizeof(path), "%s/" STATE_JSON, dir) < 0 ||
+	    check_snprintf(prev, n, "%s/" STATE_BUNDLE, dir) < 0)
+		return state_note(dir, "path too long");
+	if ((fd = open_regular(path, STATE_JSON_MAX, &size)) < 0) {
+		if (errno == ENOENT)
+			return 1;
+		snprintf(err, sizeof(err), STATE_JSON ": %s", errno == EFBIG ?
+			 "not a regular file of at most 256 KiB" : strerror(errno));
+		return state_note(dir, err);
+	}
+	text = xmalloc((size_t)size + 1);
+	do
+		r = read(fd, text, (size_t)size);
+	while (r < 0 && errno == EINTR);
+	close(fd);
+	if (r != size) {
+		free(text);
+		return state_note(dir, STATE_JSON ": short read");
+	}
+	j = jparse(text, (size_t)size, err, sizeof(err));
+	free(text);
+	if (!j)
+		return state_note(dir, STATE_JSON ": not JSON");
+	b = jget(j, "bundle");
+	h = jstr(b, "sha256");
+	bsize = (off_t)jint(b, "bytes", -1);
+	if (j->t != J_OBJ || jint(j, "state_version", 0) != STATE_VERSION ||
+	    !h || strlen(h) != 64 || strspn(h, "0123456789abcdef") != 64)
+		state_note(dir, STATE_JSON ": not a state file of version 1");
+	else if (file_sha256(prev, got, &size) < 0)
+		state_note(dir, STATE_BUNDLE ": unreadable, not a file or too "
+			   "large");
+	else if (size != bsize || strcmp(got, h))
+		state_note(dir, STATE_BUNDLE ": not the bundle " STATE_JSON
+			   " names");
+	else {
+		memcpy(sha, h, 65);
+		rc = 0;
+	}
+	jfree(j);
+	return rc;
+}
+
+/* a string of the bundle, bounded */
+static void state_str(struct json *j, const char *key, sqlite3_stmt *s, int i)
+{
+	const char *v = db_col_null(s, i);
+
+	if (v)
+		json_strn(j, key, v, strnlen(v, STATE_STR));
+	else
+		json_null(j, key);
+}
+
+struct state_doc {
+	sqlite3 *db;
+	int64_t bid;
+	const char *sha;
+	off_t size;
+};
+
+static int state_to(void *arg, FILE *out)
+{
+	struct state_doc *d = arg;
+	struct buf b = BUF_INIT;
+	struct json j;
+	sqlite3_stmt *s;
+
+	json_init(&j, &b, 1);
+	json_obj_open(&j, NULL);
+	json_int(&j, "state_version", STATE_VERSION);
+	json_str(&j, "tool", "rdma-analyze check");
+	s = db_query(d->db, "SELECT hostname, machine_id, boot_id, "
+		     "collected_at, CAST(uptime_s AS INTEGER), kernel_release "
+		     "FROM bundles WHERE id = ?", "i", d->bid);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		state_str(&j, "node", s, 0);
+		state_str(&j, "machine_id", s, 1);
+		state_str(&j, "boot_id", s, 2);
+		state_str(&j, "collected_at", s, 3);
+		json_int(&j, "uptime_s", sqlite3_column_int64(s, 4));
+		state_str(&j, "kernel", s, 5);
+	}
+	db_done(s);
+	/* the driver's identity: a reload shows as a new srcversion or
+	 * version, or as counters that went down */
+	json_arr_open(&j, "drivers");
+	s = db_query(d->db, "SELECT name, version, srcversion FROM modules "
+		     "WHERE bundle_id = ? AND (name LIKE 'mlx%' OR name LIKE "
+		     "'ib\\_%' ESCAPE '\\' OR name IN ('rdma_cm', 'rdma_ucm', "
+		     "'rdma_rxe', 'siw', 'irdma', 'efa', 'bnxt_re', 'bnxt_en', "
+		     "'hns_roce_hw_v2', 'qedr', 'ionic_rdma', 'mana_ib', "
+		     "'nvidia_peermem')) ORDER BY name LIMIT " "64", "i", d->bid);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		json_obj_open(&j, NULL);
+		state_str(&j, "module", s, 0);
+		state_str(&j, "version", s, 1);
+		state_str(&j, "srcversion", s, 2);
+		json_obj_close(&j);
+	}
+	db_done(s);
+	json_arr_close(&j);
+	json_arr_open(&j, "hcas");
+	s = db_query(d->db, "SELECT ibdev, fw_ver, hca_type, board_id, "
+		     "pci_addr, node_guid FROM devices WHERE bundle_id = ? "
+		     "ORDER BY ibdev LIMIT 64", "i", d->bid);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		json_obj_open(&j, NULL);
+		state_str(&j, "device", s, 0);
+		state_str(&j, "fw", s, 1);
+		state_str(&j, "hca_type", s, 2);
+		state_str(&j, "board_id", s, 3);
+		state_str(&j, "pci", s, 4);
+		state_str(&j, "node_guid", s, 5);
+		json_obj_close(&j);
+	}
+	db_done(s);
+	json_arr_close(&j);
+	json_obj_open(&j, "bundle");
+	json_str(&j, "file", STATE_BUNDLE);
+	json_int(&j, "bytes", (int64_t)d->size);
+	json_str(&j, "sha256", d->sha);
+	json_obj_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+	fwrite(b.buf, 1, b.len, out);
+	buf_release(&b);
+	return ferror(out) ? -1 : 0;
+}
+
+/* copy bundle to DIR/previous.rdma through a temp file: whole or not */
+static int state_copy(const char *dir, const char *bundle)
+{
+	char tmp[PATH_MAX], dst[PATH_MAX], b[65536];
+	off_t size;
+	ssize_t r;
+	int in, out, ok = 1;
+
+	if (check_snprintf(tmp, sizeof(tmp), "%s/." STATE_BUNDLE ".XXXXXX",
+			   dir) < 0 ||
+	    check_snprintf(dst, sizeof(dst), "%s/" STATE_BUNDLE, dir) < 0)
+		return -1;
+	if ((in = open_regular(bundle, STATE_BUNDLE_MAX, &size)) < 0)
+		return -1;
+	if ((out = mkstemp(tmp)) < 0) {
+		close(in);
+		return -1;
+	}
+	memcpy(state_tmp, tmp, sizeof(tmp));	/* for on_alarm */
+	while (ok && (r = read(in, b, sizeof(b))) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		ok = r > 0 && write(out, b, (size_t)r) == r;
+	}
+	close(in);
+	ok = ok && fsync(out) == 0;
+	ok = close(out) == 0 && ok;
+	ok = ok && rename(tmp, dst) == 0;
+	if (!ok) {
+		int e = errno;
+
+		unlink(tmp);
+		errno = e;
+	}
+	*state_tmp = 0;
+	return ok ? 0 : -1;
+}
+
+/* keep this run's bundle (its hash sha, "" when it is too large to keep)
+ * and its state.json; a bundle too large to keep removes the state (the
+ * next run compares with nothing rather than with an older run) */
+static void state_save(const char *dir, const char *bundle, sqlite3 *db,
+		       int64_t bid, const char *sha, off_t size)
+{
+	struct state_doc d = { db, bid, sha, size };
+	char path[PATH_MAX];
+	struct stat sb;
+
+	if (check_snprintf(path, sizeof(path), "%s/" STATE_JSON, dir) < 0)
+		return;
+	if (!*sha) {
+		warning("check: --state %s: the bundle is not a file of at "
+			"most 16 MiB: not kept", dir);
+		unlink(path);
+		return;
+	}
+	/* report_write_file writes in place what is not a regular file */
+	if (!lstat(path, &sb) && !S_ISREG(sb.st_mode) && unlink(path) < 0) {
+		warning("check: --state %s: cannot remove " STATE_JSON ": %s",
+			dir, strerror(errno));
+		return;
+	}
+	if (state_copy(dir, bundle) < 0) {
+		warning("check: --state %s: cannot keep the bundle: %s", dir,
+			strerror(errno));
+		return;
+	}
+	report_write_file(path, state_to, &d);
+}
+
+
 /* --expect: a bundle (loaded, not diagnosed) or a file of expected values;
  * then the fleet checks compare the node with it */
 static int expect_pass(sqlite3 *db, const char *path, int64_t bid)
@@ -592,25 +996,62 @@ static int analyse(const struct check_args *a, const char *bundle,
 {
 	struct load_args l;
 	struct load_stats st;
-	char *files[1] = { (char *)bundle };
+	char prev[PATH_MAX], prev_sha[65] = "", sha[65] = "";
+	char *files[2] = { prev, (char *)bundle };
+	off_t size = 0;
 	sqlite3 *db;
-	int64_t bid;
+	int64_t bid, prev_id = 0;
+	size_t nall;
 	int rc;
 
 	memset(&l, 0, sizeof(l));
 	memset(&st, 0, sizeof(st));
 	l.thresholds = a->thresholds;
-	l.files = files;
+	l.files = files + 1;
 	l.nfiles = 1;
 	if (!(db = db_open(":memory:")))
 		return unknown(a, "cannot open a database in memory");
-	if (load_and_diagnose(db, &l, &st, 0) < 0 || st.nall != 1) {
+	/* --state: the previous run's bundle too, diagnosed as `history`
+	 * diagnoses a node's bundles (the same bundle again is no past) */
+	if (a->state) {
+		with_history = 1;
+		if (file_sha256(bundle, sha, &size) < 0)
+			*sha = 0;
+		if (*sha && !state_read(a->state, prev, sizeof(prev), prev_sha) &&
+		    strcmp(prev_sha, sha)) {
+			l.files = files;
+			l.nfiles = 2;
+		}
+	}
+	if (load_and_diagnose(db, &l, &st, 0) < 0 || !st.nall) {
 		load_stats_release(&st);
 		db_close(db);
 		return unknown(a, "the collector's bundle could not be read");
 	}
-	bid = st.all_ids[0];
+	bid = st.all_ids[st.nall - 1];
+	nall = st.nall;
 	load_stats_release(&st);
+	if (l.nfiles == 2) {
+		bid = db_int(db, "SELECT id FROM bundles WHERE sha256 = ?", "s",
+			     sha);
+		prev_id = db_int(db, "SELECT id FROM bundles WHERE sha256 = ?",
+				 "s", prev_sha);
+		if (bid <= 0) {
+			db_close(db);
+			return unknown(a, "the collector's bundle could not be "
+				       "read");
+		}
+		if (prev_id <= 0)
+			state_note(a->state, STATE_BUNDLE ": not a bundle");
+		else if (db_int(db, "SELECT count(DISTINCT node_id) FROM "
+				"bundles WHERE id IN (?, ?)", "ii", prev_id,
+				bid) != 1)
+			state_note(a->state, "the previous run is another "
+				   "node's");
+	} else if (nall != 1) {
+		db_close(db);
+		return unknown(a, "the collector's bundle could not be read");
+	}
 	if (a->expect && expect_pass(db, a->expect, bid) < 0) {
 		db_close(db);
 		return unknown(a, "--expect could not be used");
@@ -621,6 +1062,11 @@ static int analyse(const struct check_args *a, const char *bundle,
 		rc = print_reason(db, bid);
 	else
 		rc = print_text(db, bid, saved);
+	fflush(stdout);
+	if (a->prom)
+		check_prom(a, db, bid, rc);
+	if (a->state && rc != EXIT_UNKNOWN)
+		state_save(a->state, bundle, db, bid, sha, size);
 	db_close(db);
 	return rc;
 }
@@ -646,12 +1092,14 @@ int cmd_check(int argc, char **argv)
 {
 	struct check_args a;
 	char collector[PATH_MAX], bundle[PATH_MAX], why[PATH_MAX + 64];
+	struct stat sb;
 	int64_t end;
 	int rc;
 
 	if ((rc = parse(argc, argv, &a)))
 		return rc > 0 ? EXIT_OK : -rc;
-	end = mono_ms() + (int64_t)a.timeout_s * 1000;
+	a.start = mono_ms();
+	end = a.start + (int64_t)a.timeout_s * 1000;
 	if (find_collector(a.collector, collector, sizeof(collector)) < 0) {
 		snprintf(why, sizeof(why), "rdma-collect not found%s%s",
 			 a.collector ? ": " : " (install it, or --collector PATH)",
@@ -662,6 +1110,14 @@ int cmd_check(int argc, char **argv)
 		snprintf(why, sizeof(why), "cannot make %s: %s", a.save,
 			 strerror(errno));
 		return unknown(&a, why);
+	}
+	/* a state folder that cannot be had is a note: the check goes on */
+	if (a.state && (mkdir(a.state, 0700) < 0 && errno != EEXIST)) {
+		state_note(a.state, strerror(errno));
+		a.state = NULL;
+	} else if (a.state && (stat(a.state, &sb) < 0 || !S_ISDIR(sb.st_mode))) {
+		state_note(a.state, "not a folder");
+		a.state = NULL;
 	}
 	if (!a.save && make_tmp(why, sizeof(why)) < 0)
 		return unknown(&a, why);
