@@ -166,7 +166,7 @@ printf 'leak:libibnetdisc.so\nleak:libumad2sim.so\n' >"$T/lsan.supp"
 export ASAN_OPTIONS="verify_asan_link_order=0:detect_leaks=1:suppressions=$T/asan.supp"
 export LSAN_OPTIONS="suppressions=$T/lsan.supp"
 : "${RANDOM:=0}"
-B=$(sh "$TOP/tests/pairs-eval/capture.sh" "$RC" 16 2 minhop "$T/cache" 2>cap.err)
+B=$(sh "$TOP/tests/pairs-eval/capture.sh" "$RC" 16x2 minhop "$T/cache" 2>cap.err)
 if [ ! -s "$B" ]; then
 	fail "pairs-csv: the two-rail fabric is captured"
 	sed 's/^/#   /' cap.err | head -5
