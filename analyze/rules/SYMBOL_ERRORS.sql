@@ -1,31 +1,17 @@
 -- SYMBOL_ERRORS: SymbolErrorCounter or LinkErrorRecoveryCounter > 0
 -- (analyze/rules-hca.c; one row per finding: bundle_id, component, summary,
 -- evidence, severity: rules.h)
--- one finding per port over the named pma counters with a value > 0 on
--- either read; severity column: critical when one grew between the reads
--- (SYMBOL_ERRORS), else the rule's; a port down on purpose is not judged
--- (port_judged: port.sql)
-SELECT c.bundle_id, c.ibdev || ':' || c.port, group_concat(c.name || ' ' ||
-		c.value || CASE WHEN c.value2 > c.value THEN ' -> ' || c.value2
-		|| ' in ' || c.interval_ms || ' ms' ELSE '' END, ', ') ||
+-- one finding per port over the named pma counters read above zero
+-- (pma_hits: port.sql, which leaves out a port down on purpose);
+-- critical when one grew between the reads
+SELECT c.bundle_id, c.ibdev || ':' || c.port, group_concat(c.said, ', ') ||
 	' on ' || c.ibdev || ':' || c.port ||
-	' (physical bit errors or link retraining; HCA side' || CASE WHEN
-	EXISTS (SELECT 1
-	FROM mad_counters x
-	WHERE x.bundle_id = c.bundle_id AND x.ibdev = c.ibdev AND x.port =
-		c.port AND x.side = 'peer') THEN ')' ELSE
+	' (physical bit errors or link retraining; HCA side' ||
+	CASE WHEN max(c.peer) THEN ')' ELSE
 	': the switch port counters are not in the bundle)' END, group_concat(
-		c.path || char(9) || c.value || CASE WHEN c.value2 IS NOT NULL
-		THEN ' (second read ' || c.value2 || ' after ' || c.interval_ms
-		|| ' ms)' ELSE '' END, char(10)), CASE WHEN 1 AND max(c.value2
-		> c.value) THEN 2 ELSE NULL END
-FROM counters c
+		c.line, char(10)), CASE WHEN max(c.grew) THEN 2 END
+FROM pma_hits c
 JOIN todo_rule t ON t.bundle_id = c.bundle_id
-WHERE c.kind = 'pma' AND c.name IN ('symbol_error', 'link_error_recovery') AND
-	max(c.value, coalesce(c.value2, 0)) > 0 AND NOT coalesce((SELECT
-			j.on_purpose
-		FROM port_judged j
-		WHERE j.bundle_id = c.bundle_id AND j.ibdev = c.ibdev AND
-			j.port = c.port), 0)
+WHERE c.name IN ('symbol_error', 'link_error_recovery')
 GROUP BY c.bundle_id, c.ibdev, c.port
 ORDER BY c.bundle_id, c.ibdev, c.port

@@ -150,3 +150,26 @@ SELECT f.*, CASE
 		f.fleet IS NOT NULL THEN 0 ELSE 1 END
 	ELSE 0 END AS on_purpose
 FROM port_facts f;
+
+-- pma_hits: the HCA-side PortCounters (kind 'pma') of a port that read above
+-- zero on either read, a port down on purpose left out (port_judged), with
+-- what SYMBOL_ERRORS, PORT_RCV_ERRORS and XMIT_DISCARDS print of each:
+-- said ("name value[ -> value2 in N ms]"), line (the evidence line), grew
+-- (the second read above the first) and peer (the bundle holds the peer
+-- switch port's counters)
+CREATE TEMP VIEW IF NOT EXISTS pma_hits AS
+SELECT c.bundle_id, c.ibdev, c.port, c.name, c.name || ' ' || c.value ||
+	CASE WHEN c.value2 > c.value THEN ' -> ' || c.value2 || ' in ' ||
+		c.interval_ms || ' ms' ELSE '' END AS said, c.path || char(9) ||
+	c.value || CASE WHEN c.value2 IS NOT NULL THEN ' (second read ' ||
+		c.value2 || ' after ' || c.interval_ms || ' ms)' ELSE '' END AS
+	line, c.value2 > c.value AS grew, EXISTS (SELECT 1
+		FROM mad_counters x
+		WHERE x.bundle_id = c.bundle_id AND x.ibdev = c.ibdev AND x.port =
+			c.port AND x.side = 'peer') AS peer
+FROM counters c
+WHERE c.kind = 'pma' AND max(c.value, coalesce(c.value2, 0)) > 0 AND NOT
+	coalesce((SELECT j.on_purpose
+		FROM port_judged j
+		WHERE j.bundle_id = c.bundle_id AND j.ibdev = c.ibdev AND
+			j.port = c.port), 0);
