@@ -13,7 +13,8 @@
 #   make static       one rdma-collect with no shared library at all, for
 #                     any Linux node: build-static/rdma-collect-$(ARCH);
 #                     ARCH=aarch64 cross-compiles (static/deps.sh)
-#   make install      PREFIX=/usr/local DESTDIR= (SYSTEMDUNITDIR for the units)
+#   make install      PREFIX=/usr/local DESTDIR= (SYSTEMDUNITDIR for the units,
+#                     LIBEXECDIR and DATADIR for contrib/)
 #   make dist         the source tarball $(BUILD)/rdma-collect-$(VERSION).tar.gz
 #   make deb          Debian packages from it in $(BUILD)/deb/ (debian/)
 #   make rpm          RPM packages from it in $(BUILD)/rpm/ (redhat/*.spec)
@@ -24,6 +25,10 @@ PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 SBINDIR    ?= $(PREFIX)/sbin
 MANDIR     ?= $(PREFIX)/share/man
+# contrib/: the Slurm and NPD wrappers (programs) and the NHC check and
+# Kubernetes files (data), for the site to point its configuration at
+LIBEXECDIR ?= $(PREFIX)/libexec
+DATADIR    ?= $(PREFIX)/share
 # the timer and service of systemd/ (packages: /lib/systemd/system or
 # /usr/lib/systemd/system); installed, never enabled
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
@@ -364,6 +369,15 @@ install: all
 	install -m 0644 analyze/rdma-analyze.1 $(DESTDIR)$(MANDIR)/man1/rdma-analyze.1
 	install -m 0644 systemd/rdma-collect.service systemd/rdma-collect.timer \
 		$(DESTDIR)$(SYSTEMDUNITDIR)
+	install -d $(DESTDIR)$(LIBEXECDIR)/rdma-analyze \
+		$(DESTDIR)$(DATADIR)/rdma-analyze/nhc \
+		$(DESTDIR)$(DATADIR)/rdma-analyze/kubernetes
+	install -m 0755 contrib/slurm/rdma-healthcheck \
+		contrib/kubernetes/rdma-npd-check $(DESTDIR)$(LIBEXECDIR)/rdma-analyze
+	install -m 0644 contrib/nhc/rdma.nhc $(DESTDIR)$(DATADIR)/rdma-analyze/nhc
+	install -m 0644 contrib/kubernetes/rdma-npd.yaml \
+		contrib/kubernetes/rdma-check.json contrib/kubernetes/Dockerfile \
+		$(DESTDIR)$(DATADIR)/rdma-analyze/kubernetes
 
 # the source tarball of HEAD (what is committed, not the work tree), with
 # a COMMIT file naming the commit for --version where git is absent; the

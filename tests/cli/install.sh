@@ -5,6 +5,15 @@ check_eq "make install exits 0" "$?" 0
 for f in sbin/rdma-collect bin/rdma-analyze share/man/man8/rdma-collect.8 share/man/man1/rdma-analyze.1; do
 	check "installed $f under DESTDIR/PREFIX" test -f "$T/pkg/opt/rdma/$f"
 done
+for f in libexec/rdma-analyze/rdma-healthcheck libexec/rdma-analyze/rdma-npd-check; do
+	check "installed contrib's $f executable (0755)" sh -c \
+		"test \$(stat -c %a '$T/pkg/opt/rdma/$f') = 755"
+done
+for f in nhc/rdma.nhc kubernetes/rdma-npd.yaml kubernetes/rdma-check.json \
+	kubernetes/Dockerfile; do
+	check "installed contrib's $f under share/rdma-analyze (0644)" sh -c \
+		"test \$(stat -c %a '$T/pkg/opt/rdma/share/rdma-analyze/$f') = 644"
+done
 check "programs are installed executable (0755)" sh -c \
 	"test \$(stat -c %a '$T/pkg/opt/rdma/sbin/rdma-collect') = 755"
 for u in rdma-collect.service rdma-collect.timer; do

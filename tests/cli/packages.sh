@@ -31,7 +31,13 @@ else
 		check "rdma-collect.deb holds ${f#* }" grep -qxF -- "$f" "$T/c.list"
 	done
 	for f in '-rwxr-xr-x ./usr/bin/rdma-analyze' \
-		'-rw-r--r-- ./usr/share/man/man1/rdma-analyze.1.gz'; do
+		'-rw-r--r-- ./usr/share/man/man1/rdma-analyze.1.gz' \
+		'-rwxr-xr-x ./usr/libexec/rdma-analyze/rdma-healthcheck' \
+		'-rwxr-xr-x ./usr/libexec/rdma-analyze/rdma-npd-check' \
+		'-rw-r--r-- ./usr/share/rdma-analyze/nhc/rdma.nhc' \
+		'-rw-r--r-- ./usr/share/rdma-analyze/kubernetes/rdma-npd.yaml' \
+		'-rw-r--r-- ./usr/share/rdma-analyze/kubernetes/rdma-check.json' \
+		'-rw-r--r-- ./usr/share/rdma-analyze/kubernetes/Dockerfile'; do
 		check "rdma-analyze.deb holds ${f#* }" grep -qxF -- "$f" "$T/a.list"
 	done
 	check "each program is in one package only" sh -c \
@@ -106,6 +112,12 @@ else
 		grep -qx /usr/bin/rdma-analyze "$T/ra.list"
 	check "rdma-analyze.rpm holds the man page" \
 		grep -q '^/usr/share/man/man1/rdma-analyze\.1' "$T/ra.list"
+	for f in /usr/libexec/rdma-analyze/rdma-healthcheck \
+		/usr/libexec/rdma-analyze/rdma-npd-check \
+		/usr/share/rdma-analyze/nhc/rdma.nhc \
+		/usr/share/rdma-analyze/kubernetes/rdma-npd.yaml; do
+		check "rdma-analyze.rpm holds $f" grep -qx "$f" "$T/ra.list"
+	done
 	check "rdma-collect.rpm's scriptlets start and enable nothing" sh -c \
 		"rpm -qp --scripts '$rc' >'$T/rc.scripts' &&
 		 ! grep -E 'systemctl.* (start|enable)' '$T/rc.scripts'"
