@@ -203,6 +203,9 @@ static struct prom_family fam[] = {
 	  "RDMA port (ethtool -S), the bundle's last read.", 0 },
 	{ "rdma_netdev_stat_total", "counter", "Counter of the netdev of an "
 	  "RDMA port (sysfs statistics/), the bundle's last read.", 0 },
+	{ "rdma_mad_port_stat_total", "counter", "PMA counter of an InfiniBand "
+	  "port's cable read by MAD (perfquery): side local is the HCA port, "
+	  "peer the switch port at the far end.", 0 },
 };
 
 /* a port or device counter family of kind k */
@@ -280,6 +283,12 @@ static void prom_body(sqlite3 *db, FILE *out)
 		   PROM_NETDEV("ethtool"));
 	put_family(db, out, &fam[15], "node,netdev,device,port,counter",
 		   PROM_NETDEV("sysfs"));
+	put_family(db, out, &fam[16], "node,device,port,side,group,counter",
+		   "SELECT p.node, prom_utf8(m.ibdev) AS d, m.port, "
+		   "prom_utf8(m.side) AS s, prom_utf8(m.grp) AS g, "
+		   "prom_utf8(m.name) AS n, max(m.value) FROM prom_bundles p "
+		   "JOIN mad_counters m ON m.bundle_id = p.bundle_id GROUP BY 1, "
+		   "d, m.port, s, g, n ORDER BY 1, d, m.port, s, g, n");
 }
 
 int report_prom_write(sqlite3 *db, const int64_t *ids, size_t n, FILE *out)

@@ -305,6 +305,38 @@ else
 	skip "node_exporter" "prometheus-node-exporter is not installed"
 fi
 
+# --- MAD PMA counters of both ends of each InfiniBand cable (a bundle
+# with mad documents: tests/fabric-lib.sh) ---
+. "$TOP/tests/fabric-lib.sh"
+if mknode gpu-ndr8 mg >/dev/null 2>&1 && python3 "$MKFABRIC" mad mg &&
+	mad_bundle mg mad.rdma.tar.zst; then
+	"$RA" load -q --db mad.db mad.rdma.tar.zst >/dev/null 2>&1
+	"$RA" report -q --db mad.db -f prom -o mad.prom 2>/dev/null
+	valid "a bundle with MAD counters" mad.prom
+	python3 - mad.prom mad.db >mad.cmp <<'EOF2'
+import re, sqlite3, sys
+got = {}
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r'rdma_mad_port_stat_total\{node="[^"]*",device="([^"]*)",port="([^"]*)",'
+                 r'side="([^"]*)",group="([^"]*)",counter="([^"]*)"\} (\S+)$', line)
+    if m:
+        got[m.groups()[:5]] = int(m.group(6))
+want = {(d, str(p), s, g, n): v for d, p, s, g, n, v in sqlite3.connect(sys.argv[2]).execute(
+    "SELECT ibdev, port, side, grp, name, value FROM mad_counters WHERE value IS NOT NULL")}
+print(len(want), len(got), sum(1 for k in want if got.get(k) == want[k]),
+      sorted(set(k[2] for k in got)), sorted(set(k[3] for k in got)))
+EOF2
+	read -r nw ng nsame sides groups <mad.cmp
+	check "MAD: counters of both sides and both groups in the file" sh -c \
+		"grep -q \"'local', 'peer'\" mad.cmp && grep -q \"'PortCounters', 'PortCountersExtended'\" mad.cmp"
+	check "MAD: every sample is the database's counter, none more ($nw rows)" \
+		sh -c "[ '$nw' -gt 100 ] && [ '$nw' = '$ng' ] && [ '$nw' = '$nsame' ]"
+	check "MAD: the peer switch port's SymbolErrorCounter of mlx5_0:1" \
+		grep -q '^rdma_mad_port_stat_total{node="[^"]*",device="mlx5_0",port="1",side="peer",group="PortCounters",counter="SymbolErrorCounter"} [0-9]' mad.prom
+else
+	fail "a bundle with MAD documents builds"
+fi
+
 # --- strict.py itself refuses what it is there to refuse ---
 H='# HELP a_total x
 # TYPE a_total counter
