@@ -54,7 +54,8 @@ int load_and_diagnose(struct sqlite3 *db, const struct load_args *a,
 		      struct load_stats *st, int progress);
 
 /* prune (cmd-prune.c): the older bundles of each node deleted with every
- * row of theirs, in one transaction, then VACUUM unless !vacuum.  j (JSON) or text get the bundles that
+ * row of theirs, in one transaction, then VACUUM unless !vacuum; load
+ * --keep runs it after the load.  j (JSON) or text get the bundles that
  * would go with dry_run.  0, or -1 with a message and nothing deleted */
 struct json;
 struct buf;

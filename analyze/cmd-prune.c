@@ -1,6 +1,7 @@
 /* cmd-prune: `rdma-analyze prune --db FILE --keep N | --keep-days D`, the
  * older bundles of each node deleted with every row of theirs, then the
- * space reclaimed (prune_db(), analyze.h).
+ * space reclaimed; and prune_db(), which `load --keep` runs after a load
+ * (analyze.h).
  *
  * What stays, per node (bundles of one nodes row, in the history's order:
  * collected_at, then id):

@@ -1,5 +1,5 @@
-# prune: rdma-analyze prune --db FILE --keep N | --keep-days D.  roce-pfc
-# fixture nodes collected day after day (SOURCE_DATE_EPOCH):
+# prune: rdma-analyze prune --db FILE --keep N | --keep-days D, and load
+# --keep.  roce-pfc fixture nodes collected day after day (SOURCE_DATE_EPOCH):
 # - --keep N keeps the newest N of each node, --keep-days D those within D
 #   days of the node's own newest (a node whose timer stopped keeps its last
 #   days), both together what either keeps; --dry-run lists exactly what
@@ -10,6 +10,7 @@
 #   (read from the schema here too), the evidence of its findings, nodes
 #   left with no bundle; integrity and foreign keys hold; report and
 #   history still run and the newest bundles' findings are unchanged;
+# - load --keep ends where load then prune ends;
 # - kill -9 at many points of a prune (deleting, vacuuming): the database
 #   is intact and holds the bundles of before or of after, never between;
 # - hostile --db (missing, a folder, not SQLite, someone else's SQLite, a
@@ -178,6 +179,17 @@ check_eq "the pairs run's bundle of b stays" "$(days p.db b)" "0 5"
 check "the summary counts it" sh -c 'grep -q "1 for the pairs run), 1 nodes left with none" err.txt || { cat err.txt; exit 1; }'
 check_eq "a node with no bundle goes" "$(sqlite3 p.db "SELECT count(*) FROM nodes WHERE name = 'gone'")" 0
 
+# --- load --keep: the same as load, then prune ---
+"$RA" load -q --db lk.db --keep 1 out 2>/dev/null
+check_eq "load --keep 1: the bundles prune --keep 1 keeps" \
+	"$(sqlite3 lk.db 'SELECT group_concat(sha256) FROM (SELECT sha256 FROM bundles ORDER BY 1)')" \
+	"$(sqlite3 k.db 'SELECT group_concat(sha256) FROM (SELECT sha256 FROM bundles ORDER BY 1)')"
+check_eq "load --keep 1: integrity, no orphan" "$(sound lk.db) $(orphans lk.db)" "ok 0"
+"$RA" load --db lk2.db --keep-days 2 out >/dev/null 2>err.txt
+check "load --keep-days: the load's line, then the prune's" sh -c \
+	'[ $(wc -l <err.txt) -eq 2 ] && sed -n 2p err.txt | grep -q "removed 5 of 16 bundles" || { cat err.txt; exit 1; }'
+check_eq "load --keep-days 2: s keeps its own last days" "$(days lk2.db s)" "0 1 2"
+
 # --- kill -9 while it deletes and while it vacuums ---
 # a bigger database: k, 30 days
 node k
@@ -285,3 +297,5 @@ refused "--keep-days 0" 3 base.db prune --db base.db --keep-days 0
 refused "neither --keep nor --keep-days" 3 base.db prune --db base.db
 refused "no --db" 3 base.db prune --keep 1
 refused "an argument" 3 base.db prune --db base.db --keep 1 extra
+refused "load --keep 0" 3 base.db load --db nope.db --keep 0 out
+check "load --keep 0 made no database" test ! -e nope.db
