@@ -9,7 +9,8 @@
 #     (one load) and of the later ones (a second load), database size and
 #     bytes per bundle, `history NODE` of one node, `diff` of two
 #     snapshots of one node and `report --db` (the newest bundle of each
-#     node), each timed with build/tests/runstat (wall ms, peak RSS).
+#     node), each timed with build/tests/runstat (wall ms, peak RSS);
+#     then `prune --keep` half the snapshots, without and with VACUUM.
 # Targets (issue 23, for 10,000 x 30): next snapshot <= 20 KiB, first
 # <= 100 KiB, database < 20 GB (scaled here by bundles: 20 GB / 300,000
 # = 69,905 bytes a bundle), first-snapshot load rate no lower than today's,
@@ -151,6 +152,17 @@ fa=$(awk -F'\t' -v n="$node" -v d="$fleet/bundles" '!/^#/ && $1 == n && $3 == 0 
 fb=$(awk -F'\t' -v n="$node" -v d="$fleet/bundles" '!/^#/ && $1 == n { f = d "/" $7 } END { print f }' "$fleet/bundles.tsv")
 timed "diff, first and last snapshot" 1000 "$RA" diff --db "$db" "$fa" "$fb"
 timed "report --db (newest of each node)" 10000 "$RA" report --db "$db" -o "$tmp/r.txt"
+# prune to half the snapshots: the deletion alone, then with its VACUUM
+# (on copies; `load --keep` is the first, `prune` the second)
+keep=$(((nb / (nn > 0 ? nn : 1) + 1) / 2))
+if "$RA" --help 2>/dev/null | grep -q "rdma-analyze prune "; then
+	cp "$db" "$tmp/p1.db" && cp "$db" "$tmp/p2.db"
+	timed "prune --keep $keep --no-vacuum" 0 "$RA" prune -q --db "$tmp/p1.db" --keep "$keep" --no-vacuum
+	timed "prune --keep $keep (VACUUM)" 0 "$RA" prune -q --db "$tmp/p2.db" --keep "$keep"
+	printf '  %-36s %8s MiB  (%s bundles left)\n' "database after the prune" \
+		"$(($(stat -c %s "$tmp/p2.db") / 1048576))" "$(sqlite3 "$tmp/p2.db" 'SELECT count(*) FROM bundles')"
+	rm -f "$tmp"/p1.db* "$tmp"/p2.db*
+fi
 bench_row "$AREA" "peak RSS, any step" "$RSS_MAX" KiB "" "" "< 1048576 KiB" "$(verdict_lt "$RSS_MAX" 1048576)"
 printf '  %-36s %8s KiB  (target < 1048576 KiB: %s)\n' "peak RSS, any step" "$RSS_MAX" "$(verdict_lt "$RSS_MAX" 1048576)"
 
