@@ -291,17 +291,23 @@ int prune_db(sqlite3 *db, const struct prune_args *a, struct prune_stats *st,
 	if (st->gone && a->vacuum) {
 		t0 = mono_ms();
 		/* atomic too: killed in the middle, the file is the one
-		 * before; the WAL it wrote is folded in and truncated */
-		if (db_run(db, "VACUUM") < 0 ||
-		    db_run(db, "PRAGMA wal_checkpoint(TRUNCATE)") < 0)
-			return error("database: the bundles are deleted, but the "
-				     "space could not be reclaimed");
-		st->vacuum_ms = mono_ms() - t0;
+		 * before; the WAL it wrote is folded in and truncated.  It
+		 * needs free disk space for a copy of what stays: failing,
+		 * the deletion stands and later loads reuse the pages */
+		if (sqlite3_exec(db, "VACUUM; PRAGMA wal_checkpoint(TRUNCATE)",
+				 NULL, NULL, NULL) != SQLITE_OK)
+			warning("the bundles are deleted, but VACUUM failed (%s): "
+				"the space stays in the file, for later loads",
+				sqlite3_errmsg(db));
+		else
+			st->vacuum_ms = mono_ms() - t0;
 	}
 	st->bytes_after = file_bytes(db);
 	return 0;
 fail:
-	db_run(db, "ROLLBACK");
+	/* SQLite rolls back by itself on some errors (a full disk) */
+	if (!sqlite3_get_autocommit(db))
+		db_run(db, "ROLLBACK");
 	return -1;
 }
 

@@ -290,6 +290,19 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 else
 	skip "a read-only --db" "needs root (to drop to nobody) and setpriv"
 fi
+# a full disk: the deletion's pages go to the write-ahead log first, which
+# cannot grow; the transaction is rolled back whole
+if [ "$(id -u)" -eq 0 ] && mkdir full && mount -t tmpfs -o size=$(($(stat -c %s base.db) / 1024 + 64))k tmpfs full 2>/dev/null; then
+	cp base.db full/f.db
+	"$RA" prune --db full/f.db --keep 1 >o 2>e
+	rc=$?
+	check_eq "a full disk: exit 4" "$rc" 4
+	check "a full disk: one line saying so" sh -c '[ $(wc -l <e) -eq 1 ] && grep -q "disk is full" e'
+	check_eq "a full disk: intact, every bundle still there" "$(sound full/f.db) $(sqlite3 full/f.db 'SELECT count(*) FROM bundles')" "ok 16"
+	umount full
+else
+	skip "a full disk" "needs root and a tmpfs mount"
+fi
 for bad in 0 -1 x 1x 1e3 "" 1000001 99999999999999999999; do
 	refused "--keep '$bad'" 3 base.db prune --db base.db --keep "$bad"
 done
