@@ -293,8 +293,13 @@ int prune_db(sqlite3 *db, const struct prune_args *a, struct prune_stats *st,
 		/* atomic too: killed in the middle, the file is the one
 		 * before; the WAL it wrote is folded in and truncated.  It
 		 * needs free disk space for a copy of what stays: failing,
-		 * the deletion stands and later loads reuse the pages */
-		if (sqlite3_exec(db, "VACUUM; PRAGMA wal_checkpoint(TRUNCATE)",
+		 * the deletion stands and later loads reuse the pages.  The
+		 * copy goes to a temporary file (SQLITE_TMPDIR, else /var/tmp
+		 * or /tmp), not to memory as db_open()'s temp_store has it:
+		 * in memory, a 674 MiB database took 736 MiB of RSS */
+		if (sqlite3_exec(db, "PRAGMA temp_store = FILE; VACUUM; "
+				 "PRAGMA temp_store = MEMORY; "
+				 "PRAGMA wal_checkpoint(TRUNCATE)",
 				 NULL, NULL, NULL) != SQLITE_OK)
 			warning("the bundles are deleted, but VACUUM failed (%s): "
 				"the space stays in the file, for later loads",
