@@ -230,6 +230,15 @@ static int64_t file_bytes(sqlite3 *db)
 		      "pragma_page_count(), pragma_page_size()", NULL);
 }
 
+/* s onto out, a newline or tab of a hostile name as '?': one line a
+ * bundle ("?" for NULL) */
+static void add_field(struct buf *out, const char *s, const char *sep)
+{
+	for (s = s ? s : "?"; *s; s++)
+		buf_addch(out, *s == '\n' || *s == '\t' ? '?' : *s);
+	buf_addstr(out, sep);
+}
+
 /* the bundles that would go, for --dry-run: "node collected_at file" a
  * line, or the JSON's array "removed_bundles" */
 static void list_gone(sqlite3 *db, struct json *j, struct buf *text)
@@ -249,9 +258,9 @@ static void list_gone(sqlite3 *db, struct json *j, struct buf *text)
 			json_str(j, "sha256", db_col_null(st, 3));
 			json_obj_close(j);
 		} else {
-			buf_addf(text, "%s %s %s\n", db_col(st, 0),
-				 db_col_null(st, 1) ? db_col(st, 1) : "?",
-				 db_col_null(st, 2) ? db_col(st, 2) : "?");
+			add_field(text, db_col_null(st, 0), " ");
+			add_field(text, db_col_null(st, 1), " ");
+			add_field(text, db_col_null(st, 2), "\n");
 		}
 	}
 	db_done(st);

@@ -115,6 +115,11 @@ check "--dry-run: a's days 3 and 4 are not listed (day 5's previous ones)" \
 	sh -c "! grep -q '^a 2025-12-0[23]' dry.txt"
 check "--dry-run: says what it would do" grep -q "would remove 10 of 16 bundles (2 kept as a finding's previous" dry.err
 check "--dry-run changed nothing" sh -c 'sqlite3 d.db .dump | sha256sum | cmp -s - dump.before'
+cp base.db nl.db
+sqlite3 nl.db "UPDATE nodes SET name = 'b' || char(10) || 'x' || char(9) || 'y' WHERE name = 'b'"
+"$RA" prune --db nl.db --keep 1 --dry-run >nl.txt 2>/dev/null
+check_eq "--dry-run: a node name with a newline and a tab is one line a bundle" \
+	"$(wc -l <nl.txt | tr -d ' ') $(grep -c '^b?x?y 2025' nl.txt)" "10 5"
 "$RA" prune --db d.db --keep 1 --dry-run -f json >dry.json 2>/dev/null
 "$RA" prune --db d.db --keep 1 --dry-run --json >dry2.json 2>/dev/null
 check "--json is -f json" cmp dry.json dry2.json
