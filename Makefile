@@ -8,7 +8,8 @@
 #   make bench        speed, memory and size figures (tests/bench.sh,
 #                     tests/bench-fabric.sh, tests/bench-pairs.sh,
 #                     tests/bench-analyze.sh, tests/bench-html.sh,
-#                     tests/bench-static.sh, tests/bench-check.sh)
+#                     tests/bench-static.sh, tests/bench-check.sh,
+#                     tests/bench-history.sh)
 #   make fuzz         libFuzzer targets, FUZZ_SECONDS=N each (tests/fuzz/)
 #   make static       one rdma-collect with no shared library at all, for
 #                     any Linux node: build-static/rdma-collect-$(ARCH);
@@ -274,6 +275,7 @@ bench: all $(TOOL_BIN)
 	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench-pairs.sh $(BUILD)
 	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv $(if $(N),N=$(N) )tests/bench-analyze.sh $(BUILD)
 	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench-fleet.sh $(BUILD)
+	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv tests/bench-history.sh $(BUILD)
 	$(Q)BENCH_TSV=$(abspath $(BUILD))/bench.tsv $(if $(N),N=$(N) )tests/bench-html.sh $(BUILD)
 	$(Q)$(MAKE) --no-print-directory static ARCH=$(shell uname -m)
 	$(Q)[ "$(shell uname -m)" != x86_64 ] || \

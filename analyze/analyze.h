@@ -53,6 +53,30 @@ struct load_args {
 int load_and_diagnose(struct sqlite3 *db, const struct load_args *a,
 		      struct load_stats *st, int progress);
 
+/* prune (cmd-prune.c): the older bundles of each node deleted with every
+ * row of theirs, in one transaction, then VACUUM unless !vacuum; load
+ * --keep runs it after the load.  j (JSON) or text get the bundles that
+ * would go with dry_run.  0, or -1 with a message and nothing deleted */
+struct json;
+struct buf;
+struct prune_args {
+	long long keep, keep_days;	/* 0: not given */
+	int dry_run, vacuum;
+};
+struct prune_stats {
+	long long bundles, gone, kept_prev, kept_pairs, nodes_gone;
+	long long bytes_before, bytes_after, delete_ms, vacuum_ms;
+};
+int prune_db(struct sqlite3 *db, const struct prune_args *a,
+	     struct prune_stats *st, struct json *j, struct buf *text);
+/* the one line on standard error that says what prune_db() did */
+void prune_summary(const char *file, const struct prune_args *a,
+		   const struct prune_stats *st);
+/* ARG of --keep or --keep-days (OPT) of command CMD: 1 to 1,000,000, or
+ * -1 after a usage error */
+int prune_arg(const char *cmd, const char *opt, const char *arg,
+	      long long *out);
+
 int cmd_report(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_show(int argc, char **argv);
@@ -64,5 +88,6 @@ int cmd_history(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_pairs(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_prune(int argc, char **argv);
 
 #endif

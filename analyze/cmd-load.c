@@ -24,15 +24,22 @@ static const char usage_text[] =
 "  --db FILE          the database (made if missing)\n"
 "  --thresholds FILE  override thresholds ('name value' lines)\n"
 "  --expect-hcas N    each node should have N RDMA devices\n"
+"  --keep N           then prune: keep the newest N bundles of each node\n"
+"  --keep-days D      then prune: keep those within D days of the node's\n"
+"                     newest (with --keep: either keeps a bundle); as\n"
+"                     'rdma-analyze prune' does, without its VACUUM\n"
 "  -q, --quiet        no progress bar, no summary line\n"
 "\n"
 "Exit status: 0 loaded; 3 usage error; 4 a bundle or the database could\n"
-"not be read (the other bundles are still loaded).\n";
+"not be read (the other bundles are still loaded), or the prune failed\n"
+"(nothing pruned).\n";
 
 static const struct option opts[] = {
 	{ "db", required_argument, NULL, 'd' },
 	{ "thresholds", required_argument, NULL, 't' },
 	{ "expect-hcas", required_argument, NULL, 'e' },
+	{ "keep", required_argument, NULL, 'k' },
+	{ "keep-days", required_argument, NULL, 'D' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -95,6 +102,8 @@ int cmd_load(int argc, char **argv)
 {
 	struct load_args a;
 	struct load_stats st;
+	struct prune_args p = { 0 };
+	struct prune_stats ps;
 	sqlite3 *db;
 	int c, rc, quiet = 0;
 
@@ -106,6 +115,15 @@ int cmd_load(int argc, char **argv)
 		case 'd': a.db = optarg; break;
 		case 't': a.thresholds = optarg; break;
 		case 'e': a.expect_hcas = optarg; break;
+		case 'k':
+			if (prune_arg("load", "--keep", optarg, &p.keep) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'D':
+			if (prune_arg("load", "--keep-days", optarg,
+				      &p.keep_days) < 0)
+				return EXIT_USAGE;
+			break;
 		case 'q': quiet = 1; break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -131,6 +149,15 @@ int cmd_load(int argc, char **argv)
 			(long long)db_int(db, "SELECT count(*) FROM nodes", NULL),
 			(long long)db_int(db, "SELECT count(*) FROM bundles", NULL));
 	rc = rc < 0 || st.failed ? EXIT_INPUT : EXIT_OK;
+	/* after the load, as prune does but without VACUUM: a daily load
+	 * and prune reuses the pages the prune freed, where VACUUM would
+	 * rewrite the whole file every day */
+	if (p.keep || p.keep_days) {
+		if (prune_db(db, &p, &ps, NULL, NULL) < 0)
+			rc = EXIT_INPUT;
+		else if (!quiet)
+			prune_summary(a.db, &p, &ps);
+	}
 	load_stats_release(&st);
 	db_close(db);
 	return rc;

@@ -25,6 +25,7 @@ static const char usage_text[] =
 "       rdma-analyze diff [--db FILE] [-f text|json] [--all] A B\n"
 "       rdma-analyze history --db FILE [-f text|json] [--all] NODE\n"
 "       rdma-analyze merge --db OUT DB...\n"
+"       rdma-analyze prune --db FILE --keep N | --keep-days D [--dry-run]\n"
 "       rdma-analyze pairs --db FILE [--results CSV] [--method M] [-f text|json]\n"
 "       rdma-analyze check [--timeout S] [--reason] [--expect FILE] [--save DIR]\n"
 "\n"
@@ -49,6 +50,8 @@ static const char usage_text[] =
 "        deltas and per-hour rates, new kernel log events\n"
 "merge   copy every bundle of databases DB (one per rack, loaded apart)\n"
 "        into OUT, then diagnose them there\n"
+"prune   delete the older bundles of each node (the newest N, or those\n"
+"        of the last D days, stay) and reclaim the space\n"
 "pairs   which node, cable, link or switch explains the failing pairs of\n"
 "        a pair test (CSV), NCCL completion errors and perftest runs\n"
 "check   collect this node (rdma-collect, no fabric access) and run the\n"
@@ -61,8 +64,8 @@ static const char usage_text[] =
 "\n"
 "Exit status: 0 nothing at warning or above; 1 warnings; 2 critical\n"
 "findings; 3 usage error; 4 a bundle or the database could not be read\n"
-"(the other bundles are still reported); path, diff, history, merge and\n"
-"check say theirs in their --help.\n";
+"(the other bundles are still reported); path, diff, history, merge,\n"
+"prune and check say theirs in their --help.\n";
 
 static const struct {
 	const char *name;
@@ -79,6 +82,7 @@ static const struct {
 	{ "merge", cmd_merge },
 	{ "pairs", cmd_pairs },
 	{ "check", cmd_check },
+	{ "prune", cmd_prune },
 };
 
 static int version(void)

@@ -50,6 +50,7 @@ refuse "load -o" load -o load --db x.db -o r.txt "$S"
 refuse "show --format" show --format show --format json "$S" ibstat
 refuse "path --all" path --all path --db x.db --all a b
 refuse "merge --all" merge --all merge --db x.db --all y.db
+refuse "prune --all" prune --all prune --db x.db --keep 1 --all
 refuse "diff --baseline" diff --baseline diff --baseline x "$S" "$S"
 refuse "history --results" history --results history --db x.db --results f n
 refuse "pairs --all" pairs --all pairs --db x.db --all
@@ -122,7 +123,7 @@ manopts() {
 		}
 		{ prev = $0 }' | sort -u
 }
-for c in report load show rules list path diff history merge pairs check; do
+for c in report load show rules list path diff history merge prune pairs check; do
 	table "$c" >t.$c
 	helpopts "$c" >h.$c
 	manopts "$c" >m.$c
