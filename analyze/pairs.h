@@ -19,7 +19,9 @@
  *               one pays for its cost (fewest components); a chosen one is
  *               replaced by several finer ones when they explain its
  *               failures better (two bad nodes on one leaf are not "the
- *               leaf"), several parts of one host by the host; the
+ *               leaf"), several parts of one host by the host, a
+ *               switch by the subset of its cables when they score
+ *               better or a cable's passing results clear it; the
  *               floor's answer is taken instead when it explains every
  *               failure, is no larger and scores nearly as well;
  *               near-ties are reported as alternatives
