@@ -837,24 +837,15 @@ static void swap_better(struct pmodel *pm, double e, char *in, int *set,
 	free(cand);
 }
 
-/* is every result crossing d one crossing c? */
-static int nested(const struct pmodel *pm, int d, int c)
-{
-	uint32_t k;
-
-	for (k = pm->coff[d]; k < pm->coff[d + 1]; k++)
-		if (!pm_obs_has(pm, (size_t)pm->co[k], c))
-			return 0;
-	return 1;
-}
-
-/* a component whose results are all a pick's added beside it, the best
- * while one makes the set score better: greedy explains a
- * failing result once, so a link's own direction, faulty too, never
- * comes up once the link is chosen (and the link never, once the
- * direction is); at rates fitted jointly the pair pays when the
- * direction fails more than the rest of the link.  Returns the count */
-static int add_nested(struct pmodel *pm, double e, char *in, int *set, int n)
+/* a component sharing failing results with a pick added beside it, the
+ * best of the ALT_CANDIDATES most shared of each pick, while one makes
+ * the set score better: greedy explains a failing result once, so a
+ * link's own direction, faulty too, never comes up once the link is
+ * chosen, nor a flaky host most of whose pairs the link carries (the
+ * host's results left open are its few others); at rates fitted jointly
+ * the pair pays when the second fails its results more than the first
+ * explains.  Returns the count */
+static int add_beside(struct pmodel *pm, double e, char *in, int *set, int n)
 {
 	int *ov = xcalloc((size_t)pm->ncomp + 1, sizeof(*ov));
 	int *cand = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*cand));
@@ -869,9 +860,6 @@ static int add_nested(struct pmodel *pm, double e, char *in, int *set, int n)
 			for (k = 0; k < nc; k++) {
 				int x = cand[k];
 
-				if (ov[x] < pm->fail_n[x] ||
-				    !nested(pm, x, set[i]))
-					continue;
 				set[n] = x;
 				d = set_score(pm, set, n + 1, e);
 				if (d > best) {
@@ -1079,7 +1067,7 @@ static int best_round(struct pmodel *pm, double e, int *set)
 		}
 	}
 	swap_better(pm, e, in, set, n);
-	n = add_nested(pm, e, in, set, n);
+	n = add_beside(pm, e, in, set, n);
 	n = merge_hosts(pm, e, set, n, tmp);
 	n = split_coarse(pm, e, set, n, tmp);
 	free(tmp);
