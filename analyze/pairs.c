@@ -1339,6 +1339,33 @@ static void find_alternatives(struct pmodel *pm, struct psuspect *s,
 	free(cand);
 }
 
+int pm_rival(const struct pmodel *pm, int c)
+{
+	int *ov = xcalloc((size_t)pm->ncomp + 1, sizeof(*ov));
+	int *cand = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*cand));
+	char *none = xcalloc((size_t)pm->ncomp + 1, 1);
+	int nc, k, d, best = -1;
+	uint32_t size, bsize = 0;
+
+	nc = sharing(pm, c, none, ov, cand);
+	for (k = 0; k < nc; k++) {
+		d = cand[k];
+		if (best >= 0 && ov[d] < ov[best])
+			break;
+		if (one_part(&pm->comp[c], &pm->comp[d]) || same_obs(pm, c, d))
+			continue;
+		size = pm->coff[d + 1] - pm->coff[d];
+		if (best < 0 || size < bsize) {
+			best = d;
+			bsize = size;
+		}
+	}
+	free(ov);
+	free(cand);
+	free(none);
+	return best;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

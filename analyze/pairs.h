@@ -148,6 +148,11 @@ int pm_localize(struct pmodel *pm, enum pm_method m);
  * path) that crosses exactly one of s's component and d, into s->split_* */
 void pm_split(struct pmodel *pm, struct psuspect *s, int d, int nep,
 	      pm_path_fn path, void *ctx);
+/* after pm_localize: the component sharing the most of c's failing
+ * results that is not one of c's own parts and not on exactly its pairs,
+ * of those the one on the fewest results (the other end of a failing ring
+ * test), a split test's target for a weak suspect; -1 when none */
+int pm_rival(const struct pmodel *pm, int c);
 /* is component c on observation o's path? */
 int pm_obs_has(const struct pmodel *pm, size_t o, int c);
 
