@@ -74,7 +74,8 @@ static int same_part(const struct pcomp *c, const struct pcomp *d)
 }
 
 /* the candidate a split test should tell the suspect from: its first
- * alternative, else its first equivalent that is another part; -1 */
+ * alternative, else its first equivalent that is another part, else for
+ * a weak suspect its rival (pm_rival); -1 */
 static int split_target(const struct pctx *x, const struct psuspect *s)
 {
 	int i;
@@ -84,7 +85,8 @@ static int split_target(const struct pctx *x, const struct psuspect *s)
 	for (i = 0; i < s->nequiv; i++)
 		if (!same_part(&x->pm.comp[s->comp], &x->pm.comp[s->equiv[i]]))
 			return s->equiv[i];
-	return -1;
+	/* a weak one with neither: what else its failures cross */
+	return s->weak ? pm_rival(&x->pm, s->comp) : -1;
 }
 
 /* are all its equivalents its own parts?  Then it is one suspect */

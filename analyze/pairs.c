@@ -837,24 +837,15 @@ static void swap_better(struct pmodel *pm, double e, char *in, int *set,
 	free(cand);
 }
 
-/* is every result crossing d one crossing c? */
-static int nested(const struct pmodel *pm, int d, int c)
-{
-	uint32_t k;
-
-	for (k = pm->coff[d]; k < pm->coff[d + 1]; k++)
-		if (!pm_obs_has(pm, (size_t)pm->co[k], c))
-			return 0;
-	return 1;
-}
-
-/* a component whose results are all a pick's added beside it, the best
- * while one makes the set score better: greedy explains a
- * failing result once, so a link's own direction, faulty too, never
- * comes up once the link is chosen (and the link never, once the
- * direction is); at rates fitted jointly the pair pays when the
- * direction fails more than the rest of the link.  Returns the count */
-static int add_nested(struct pmodel *pm, double e, char *in, int *set, int n)
+/* a component sharing failing results with a pick added beside it, the
+ * best of the ALT_CANDIDATES most shared of each pick, while one makes
+ * the set score better: greedy explains a failing result once, so a
+ * link's own direction, faulty too, never comes up once the link is
+ * chosen, nor a flaky host most of whose pairs the link carries (the
+ * host's results left open are its few others); at rates fitted jointly
+ * the pair pays when the second fails its results more than the first
+ * explains.  Returns the count */
+static int add_beside(struct pmodel *pm, double e, char *in, int *set, int n)
 {
 	int *ov = xcalloc((size_t)pm->ncomp + 1, sizeof(*ov));
 	int *cand = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*cand));
@@ -869,9 +860,6 @@ static int add_nested(struct pmodel *pm, double e, char *in, int *set, int n)
 			for (k = 0; k < nc; k++) {
 				int x = cand[k];
 
-				if (ov[x] < pm->fail_n[x] ||
-				    !nested(pm, x, set[i]))
-					continue;
 				set[n] = x;
 				d = set_score(pm, set, n + 1, e);
 				if (d > best) {
@@ -888,6 +876,145 @@ static int add_nested(struct pmodel *pm, double e, char *in, int *set, int n)
 	}
 	free(ov);
 	free(cand);
+	return n;
+}
+
+/* is d one of the parts of the coarse component c: a cable, link or
+ * direction at a port of switch c, a cable or HCA port of host c? */
+static int part_of(const struct pmodel *pm, int d, int c)
+{
+	const struct pcomp *x = &pm->comp[c], *y = &pm->comp[d];
+
+	if (d == c)
+		return 0;
+	if (x->kind == PC_NODE)
+		return y->host == x->host && y->kind != PC_NODE;
+	if (x->kind != PC_SWITCH ||
+	    (y->kind != PC_CABLE && y->kind != PC_LINK && y->kind != PC_HALF))
+		return 0;
+	return !strcmp(y->guid[0], x->guid[0]) || !strcmp(y->guid[1], x->guid[0]);
+}
+
+/* are c and d one part: one host's, one cable or its directions? */
+static int one_part(const struct pcomp *c, const struct pcomp *d)
+{
+	if (same_part(c, d) || same_part(d, c))
+		return 1;
+	return (c->kind == PC_CABLE || c->kind == PC_LINK || c->kind == PC_HALF) &&
+	       (d->kind == PC_CABLE || d->kind == PC_LINK || d->kind == PC_HALF) &&
+	       same_cable(c, d);
+}
+
+/* the parts of c crossed by a failing result, into cand; the count */
+static int failing_parts(const struct pmodel *pm, int c, int *cand, int max)
+{
+	int d, n = 0;
+
+	for (d = 0; d < pm->ncomp && n < max; d++)
+		if (pm->fail_n[d] && part_of(pm, d, c))
+			cand[n++] = d;
+	return n;
+}
+
+/* does a part of c clear it: results through the part that, at c's own
+ * rate q, argue against c as strongly as the evidence a suspect needs
+ * (the penalty) argues for one?  A spine with two failing links and its
+ * other ports passing is not a spine fault */
+static int part_clears(const struct pmodel *pm, int c, double e)
+{
+	double q = rate(pm->fail_n[c], pm->pass_n[c]), l;
+	int d;
+
+	if (q <= e)
+		return 1;
+	for (d = 0; d < pm->ncomp; d++) {
+		if (!pm->pass_n[d] || !part_of(pm, d, c))
+			continue;
+		l = pm->fail_n[d] * log(q / e) +
+		    pm->pass_n[d] * log((1 - q) / (1 - e));
+		if (l < -penalty(pm))
+			return 1;
+	}
+	return 0;
+}
+
+/* the set with coarse pick c (a switch, a host) replaced by the subset of
+ * its parts that scores best in its place, into tmp: parts added one at
+ * a time, the best each time, while the set scores better; its score, or
+ * -HUGE_VAL when no part fails */
+static double best_parts(struct pmodel *pm, const int *set, int n, int c,
+			 double e, int *tmp, int *ntmp)
+{
+	int cand[4 * MAX_PICKS], nc, nn, i, k, bd, best_n = 0;
+	double cur = -HUGE_VAL, best = -HUGE_VAL, s;
+
+	nc = failing_parts(pm, c, cand, (int)ARRAY_SIZE(cand));
+	for (i = nn = 0; i < n; i++)
+		if (set[i] != c)
+			tmp[nn++] = set[i];
+	while (nc && nn < MAX_PICKS) {
+		for (k = 0, bd = -1; k < nc; k++) {
+			for (i = 0; i < nn; i++)
+				if (one_part(&pm->comp[cand[k]],
+					     &pm->comp[tmp[i]]))
+					break;
+			if (i < nn)
+				continue;	/* one host, one cable: one part */
+			tmp[nn] = cand[k];
+			s = set_score(pm, tmp, nn + 1, e);
+			if (bd < 0 || s > best + 1e-9) {
+				best = s;
+				bd = k;
+			}
+		}
+		if (bd < 0 || best <= cur + 1e-9)
+			break;
+		cur = best;
+		tmp[nn++] = cand[bd];
+		best_n = nn;
+		cand[bd] = cand[--nc];
+	}
+	*ntmp = best_n;
+	return best_n ? cur : -HUGE_VAL;
+}
+
+/* does the set hold a part of c besides c? */
+static int own_part_in(const struct pmodel *pm, const int *set, int n, int c)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (part_of(pm, set[i], c))
+			return 1;
+	return 0;
+}
+
+/* a coarse pick (a switch, a host) stays only when it scores better than
+ * the best subset of its own parts in its place (the same costs: each
+ * part one more suspect), and no part's passing results clear it; greedy
+ * reaches it first when two or three of its links fail, one suspect
+ * cheaper than two.  Returns the count */
+static int split_coarse(struct pmodel *pm, double e, int *set, int n,
+			int *tmp)
+{
+	int i, nn, c;
+	double base, ps;
+
+	for (i = 0; i < n; i++) {
+		c = set[i];
+		if (pm->comp[c].kind != PC_SWITCH && pm->comp[c].kind != PC_NODE)
+			continue;
+		if (pm->comp[c].kind == PC_NODE && own_part_in(pm, set, n, c))
+			continue;	/* a host and a cable of it, both faulty */
+		base = set_score(pm, set, n, e);
+		ps = best_parts(pm, set, n, c, e, tmp, &nn);
+		if (ps == -HUGE_VAL ||
+		    (ps <= base + 1e-9 && !part_clears(pm, c, e)))
+			continue;
+		memcpy(set, tmp, (size_t)nn * sizeof(*set));
+		n = nn;
+		i = -1;
+	}
 	return n;
 }
 
@@ -940,8 +1067,9 @@ static int best_round(struct pmodel *pm, double e, int *set)
 		}
 	}
 	swap_better(pm, e, in, set, n);
-	n = add_nested(pm, e, in, set, n);
+	n = add_beside(pm, e, in, set, n);
 	n = merge_hosts(pm, e, set, n, tmp);
+	n = split_coarse(pm, e, set, n, tmp);
 	free(tmp);
 	free(in);
 	free(g.cf);
@@ -1209,6 +1337,33 @@ static void find_alternatives(struct pmodel *pm, struct psuspect *s,
 	}
 	free(ov);
 	free(cand);
+}
+
+int pm_rival(const struct pmodel *pm, int c)
+{
+	int *ov = xcalloc((size_t)pm->ncomp + 1, sizeof(*ov));
+	int *cand = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*cand));
+	char *none = xcalloc((size_t)pm->ncomp + 1, 1);
+	int nc, k, d, best = -1;
+	uint32_t size, bsize = 0;
+
+	nc = sharing(pm, c, none, ov, cand);
+	for (k = 0; k < nc; k++) {
+		d = cand[k];
+		if (best >= 0 && ov[d] < ov[best])
+			break;
+		if (one_part(&pm->comp[c], &pm->comp[d]) || same_obs(pm, c, d))
+			continue;
+		size = pm->coff[d + 1] - pm->coff[d];
+		if (best < 0 || size < bsize) {
+			best = d;
+			bsize = size;
+		}
+	}
+	free(ov);
+	free(cand);
+	free(none);
+	return best;
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -19,7 +19,9 @@
  *               one pays for its cost (fewest components); a chosen one is
  *               replaced by several finer ones when they explain its
  *               failures better (two bad nodes on one leaf are not "the
- *               leaf"), several parts of one host by the host; the
+ *               leaf"), several parts of one host by the host, a
+ *               switch by the subset of its cables when they score
+ *               better or a cable's passing results clear it; the
  *               floor's answer is taken instead when it explains every
  *               failure, is no larger and scores nearly as well;
  *               near-ties are reported as alternatives
@@ -146,6 +148,11 @@ int pm_localize(struct pmodel *pm, enum pm_method m);
  * path) that crosses exactly one of s's component and d, into s->split_* */
 void pm_split(struct pmodel *pm, struct psuspect *s, int d, int nep,
 	      pm_path_fn path, void *ctx);
+/* after pm_localize: the component sharing the most of c's failing
+ * results that is not one of c's own parts and not on exactly its pairs,
+ * of those the one on the fewest results (the other end of a failing ring
+ * test), a split test's target for a weak suspect; -1 when none */
+int pm_rival(const struct pmodel *pm, int c);
 /* is component c on observation o's path? */
 int pm_obs_has(const struct pmodel *pm, size_t o, int c);
 
