@@ -8,6 +8,7 @@
 #include "log.h"
 #include "sha256.h"
 #include "store.h"
+#include "util.h"
 
 /* a counter table: its view, the staging table of its old shape, and the
  * tables it is stored in */
@@ -204,32 +205,71 @@ static void hash_col(struct sha256_ctx *c, sqlite3_stmt *st, int i)
 	}
 }
 
-/* the SHA-256 of the staged rows' key set (keys, extra columns, read
- * twice or not) in key order; their count, or -1 */
+/* a staged counter row's value columns: value, value2, interval_ms */
+struct vals {
+	sqlite3_value *v[3];
+};
+
+static void vals_free(struct vals *v, int64_t n)
+{
+	int64_t i;
+	int k;
+
+	for (i = 0; v && i < n; i++)
+		for (k = 0; k < 3; k++)
+			sqlite3_value_free(v[i].v[k]);
+	free(v);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the staged rows of f: the SHA-256 of their key set (keys, extra
+ * columns, read twice or not) in key order into out, their values in
+ * the same order (slot i + 1) into *vals; their count, or -1 */
 static int64_t key_digest(sqlite3 *db, const struct family *f,
-			  unsigned char out[32])
+			  unsigned char out[32], struct vals **vals)
 {
 	char sql[512];
 	struct sha256_ctx c;
 	sqlite3_stmt *st;
 	int64_t n = 0;
-	int rc, i, nc;
+	size_t alloc = 0;
+	int rc, i, nk;
 
-	snprintf(sql, sizeof(sql), "SELECT %s%s%s, value2 IS NOT NULL FROM "
-		 "temp.s_%s ORDER BY %s", f->key, f->extra ? ", " : "",
-		 f->extra ? f->extra : "", f->view, f->key);
+	/* (one bundle is staged at a time: bundle_id first is the
+	 * staging table's own order, no sort) */
+	snprintf(sql, sizeof(sql), "SELECT %s%s%s, value2 IS NOT NULL, value, "
+		 "value2, interval_ms FROM temp.s_%s ORDER BY bundle_id, %s",
+		 f->key, f->extra ? ", " : "", f->extra ? f->extra : "",
+		 f->view, f->key);
 	st = db_query(db, sql, NULL);
 	sha256_init(&c);
 	sha256_update(&c, f->view, strlen(f->view) + 1);
+	*vals = NULL;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		nc = sqlite3_column_count(st);
-		for (i = 0; i < nc; i++)
+		nk = sqlite3_column_count(st) - 3;
+		for (i = 0; i < nk; i++)
 			hash_col(&c, st, i);
+		if ((size_t)n == alloc) {
+			alloc = alloc ? 2 * alloc : 1024;
+			*vals = xrealloc(*vals, alloc * sizeof(**vals));
+		}
+		for (i = 0; i < 3; i++)
+			(*vals)[n].v[i] = sqlite3_value_dup(sqlite3_column_value(st,
+							    nk + i));
 		n++;
 	}
 	db_done(st);
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE) {
+		vals_free(*vals, n);
+		*vals = NULL;
 		return error("database: %s", sqlite3_errmsg(db));
+	}
 	sha256_final(&c, out);
 	return n;
 }
@@ -272,39 +312,79 @@ static int64_t key_set(sqlite3 *db, const struct family *f,
 	return id;
 }
 
+/* the interval of a bundle's implied rows: the one most of its rows read
+ * twice have (the smallest of equally many; -1: none, or NULL) */
+static int64_t implied_interval(const struct vals *v, int64_t n)
+{
+	int64_t *iv = xmalloc((size_t)(n ? n : 1) * sizeof(*iv));
+	int64_t i, k = 0, best = -1, run = 0, most = 0;
+
+	for (i = 0; i < n; i++)
+		if (sqlite3_value_type(v[i].v[1]) != SQLITE_NULL &&
+		    sqlite3_value_type(v[i].v[2]) == SQLITE_INTEGER)
+			iv[k++] = sqlite3_value_int64(v[i].v[2]);
+	qsort(iv, (size_t)k, sizeof(*iv), cmp_i64);
+	for (i = 0; i < k; i++) {
+		run = i && iv[i] == iv[i - 1] ? run + 1 : 1;
+		if (run > most) {
+			most = run;
+			best = iv[i];
+		}
+	}
+	free(iv);
+	return best < 0 ? -1 : best;
+}
+
+/* whether a row is its key's implied one (value 0; value2 0 and the
+ * bundle's interval when read twice, else both NULL) */
+static int implied(const struct vals *r, int64_t ims)
+{
+	sqlite3_value *const *v = r->v;
+
+	if (sqlite3_value_type(v[0]) != SQLITE_INTEGER ||
+	    sqlite3_value_int64(v[0]) != 0)
+		return 0;
+	if (sqlite3_value_type(v[1]) == SQLITE_NULL)
+		return sqlite3_value_type(v[2]) == SQLITE_NULL;
+	return sqlite3_value_type(v[1]) == SQLITE_INTEGER &&
+	       sqlite3_value_int64(v[1]) == 0 && ims >= 0 &&
+	       sqlite3_value_type(v[2]) == SQLITE_INTEGER &&
+	       sqlite3_value_int64(v[2]) == ims;
+}
+
 static int store_family(sqlite3 *db, const struct family *f, int64_t bid)
 {
-	char sql[1024];
+	char sql[256];
 	unsigned char d[32];
-	int64_t n, set, ims;
+	struct vals *v;
+	int64_t n, i, set, ims;
 	sqlite3_stmt *st;
+	int rc = 0, k;
 
-	n = key_digest(db, f, d);
+	n = key_digest(db, f, d, &v);
 	if (n <= 0)
 		return (int)n;
 	set = key_set(db, f, d);
-	if (set < 0)
-		return -1;
-	/* the interval of the implied rows: that of most rows read twice */
-	snprintf(sql, sizeof(sql), "SELECT interval_ms FROM temp.s_%s WHERE "
-		 "value2 IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 "
-		 "LIMIT 1", f->view);
-	st = db_query(db, sql, NULL);
-	ims = sqlite3_step(st) == SQLITE_ROW ? db_col_int(st, 0) : -1;
-	db_done(st);
+	ims = implied_interval(v, n);
 	snprintf(sql, sizeof(sql), "INSERT INTO main.%s (bundle_id, set_id, "
 		 "interval_ms) VALUES (?, ?, ?)", f->bundles);
-	if (db_exec(db, sql, "iiN", bid, set, ims) < 0)
-		return -1;
-	/* (an interval_ms below 0 is stored as it is: never implied) */
+	if (set < 0 || db_exec(db, sql, "iiN", bid, set, ims) < 0)
+		rc = -1;
+	/* the values that are not implied, slot i + 1 */
 	snprintf(sql, sizeof(sql), "INSERT INTO main.%s (bundle_id, slot, "
-		 "value, value2, interval_ms) SELECT ?1, k.slot, s.value, "
-		 "s.value2, s.interval_ms FROM temp.s_%s s JOIN main.%s k ON "
-		 "k.set_id = ?2 AND %s WHERE NOT (s.value IS 0 AND CASE WHEN "
-		 "k.sampled THEN s.value2 IS 0 AND s.interval_ms IS ?3 ELSE "
-		 "s.value2 IS NULL AND s.interval_ms IS NULL END)", f->values,
-		 f->view, f->keys, f->on);
-	return db_exec(db, sql, "iiN", bid, set, ims);
+		 "value, value2, interval_ms) VALUES (?, ?, ?, ?, ?)", f->values);
+	for (i = 0; i < n && !rc; i++) {
+		if (implied(&v[i], ims))
+			continue;
+		st = db_query(db, sql, "ii", bid, i + 1);
+		for (k = 0; k < 3; k++)
+			sqlite3_bind_value(st, 3 + k, v[i].v[k]);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = error("database: %s", sqlite3_errmsg(db));
+		db_done(st);
+	}
+	vals_free(v, n);
+	return rc;
 }
 
 /* how a table's rows are ordered: as written, or by key */
