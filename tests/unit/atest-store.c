@@ -1,7 +1,8 @@
-/* atest-store: the counter tables' storage (store.c): staged rows come
- * back from the views as they went in (zeros implied, NULL kept, an odd
- * interval kept), a bundle with the same keys shares the key set, and
- * evidence_gc() removes exactly the key sets no bundle refers to */
+/* atest-store: the storage of store.c: staged rows come back from the
+ * views as they went in (zeros implied, NULL kept, an odd interval kept,
+ * a replaced row's last value), a bundle with the same keys or rows
+ * shares the key set or row set, and evidence_gc() removes exactly the
+ * sets no bundle refers to */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -52,6 +53,40 @@ static void rows(sqlite3 *db, int64_t bid, const char *want, const char *what)
 	db_done(st);
 }
 
+/* a row table (facts): bundles 4 and 5 with the same rows share a set,
+ * bundle 6's differ; OR REPLACE in the staging keeps the last row */
+static void rowsets(sqlite3 *db)
+{
+	static const char *const ins = "INSERT OR REPLACE INTO temp.s_facts "
+		"(bundle_id, key, value, path) VALUES (?, ?, ?, 'p')";
+	int64_t b;
+
+	for (b = 4; b <= 6; b++) {
+		db_exec(db, ins, "iss", b, "kernel", "6.1");
+		db_exec(db, ins, "iss", b, "arch", "x86_64");
+		db_exec(db, ins, "iss", b, "kernel", b == 6 ? "6.8" : "6.2");
+		T_OK(!store_bundle(db, b), "bundle %d's facts stored", (int)b);
+	}
+	T_OK(db_int(db, "SELECT count(*) FROM row_sets WHERE tbl = 'facts'",
+		    NULL) == 2 && db_int(db, "SELECT count(*) FROM facts_rows",
+					 NULL) == 4,
+	     "bundles 4 and 5 share a row set of facts, bundle 6 has its own");
+	T_OK(db_int(db, "SELECT count(*) FROM facts WHERE bundle_id = 5 AND "
+		    "key = 'kernel' AND value = '6.2'", NULL) == 1 &&
+	     db_int(db, "SELECT count(*) FROM facts WHERE bundle_id = 5",
+		    NULL) == 2, "the view gives bundle 5 its 2 facts, the "
+	     "replaced kernel's last value");
+	db_run(db, "DELETE FROM bundle_sets WHERE bundle_id IN (4, 6)");
+	T_OK(evidence_gc(db) == 3, "bundles 4 and 6 deleted: bundle 6's set "
+	     "(1 set + 2 rows) is collected");
+	T_OK(db_int(db, "SELECT count(*) FROM facts WHERE bundle_id = 5",
+		    NULL) == 2, "bundle 5 keeps the set it shared with 4");
+	db_run(db, "DELETE FROM bundle_sets");
+	T_OK(evidence_gc(db) == 3 && db_int(db, "SELECT count(*) FROM "
+					    "facts_rows", NULL) == 0,
+	     "bundle 5 deleted: its set and rows are collected");
+}
+
 int main(void)
 {
 	sqlite3 *db = db_open(":memory:");
@@ -96,6 +131,7 @@ int main(void)
 	     db_int(db, "SELECT count(*) FROM counter_sets s JOIN "
 		    "counter_bundles b ON b.set_id = s.id", NULL) == 1,
 	     "bundle 2 keeps the set it shared with bundle 1");
+	rowsets(db);
 	db_run(db, "DELETE FROM counter_bundles; DELETE FROM counter_values; "
 	       "DELETE FROM netdev_stat_bundles");
 	T_OK(evidence_gc(db) == 8, "every bundle deleted: the two sets left "
