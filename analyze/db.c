@@ -7,6 +7,7 @@
 #include "buf.h"
 #include "db.h"
 #include "log.h"
+#include "store.h"
 #include "util.h"
 
 /* The statement cache: one prepared statement per (connection, SQL text),
@@ -67,6 +68,13 @@ int db_version(sqlite3 *db)
 	return v;
 }
 
+/* the step in C after migration n (1-based) applied its SQL: 012 moves
+ * the counter rows into their key sets (store.c) */
+static int migrate_c(sqlite3 *db, int n)
+{
+	return n == 12 ? store_upgrade(db) : 0;
+}
+
 /* the migrations from version from up, in one write transaction taken
  * before the version is read again: two processes that open a new
  * database at once both saw version 0, and the second ran the first
@@ -81,7 +89,8 @@ static int migrate(sqlite3 *db, int n)
 	v = db_version(db);
 	for (i = v; i >= 0 && i < n; i++) {
 		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", i + 1);
-		if (db_run(db, db_migrations[i]) < 0 || db_run(db, pragma) < 0) {
+		if (db_run(db, db_migrations[i]) < 0 ||
+		    migrate_c(db, i + 1) < 0 || db_run(db, pragma) < 0) {
 			db_run(db, "ROLLBACK");
 			return -1;
 		}

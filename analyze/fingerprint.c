@@ -15,10 +15,12 @@
 #include "db.h"
 #include "fingerprint.h"
 #include "log.h"
+#include "store.h"
 #include "util.h"
 
-#define INS "INSERT OR REPLACE INTO fingerprint_attrs (bundle_id, attr, grp, " \
-	"value, path) "
+/* staged, then stored as a row set per bundle (store.c) */
+#define INS "INSERT OR REPLACE INTO temp.s_fingerprint_attrs (bundle_id, " \
+	"attr, grp, value, path) "
 
 /* the modules whose presence and version make the RDMA driver stack;
  * nvidia_peermem is the 'peermem' attribute */
@@ -280,12 +282,17 @@ static int compute(sqlite3 *db)
 {
 	size_t i;
 
-	if (db_run(db, "DELETE FROM fingerprint_attrs WHERE bundle_id IN "
-		   "(SELECT bundle_id FROM fp_todo)") < 0)
+	/* the bundles' attributes are recomputed: the old ones go first
+	 * (a write before any read: a deferred transaction that read first
+	 * could not write after another writer's commit) */
+	if (store_unset(db, "fingerprint_attrs", "temp.fp_todo") < 0 ||
+	    store_stage(db) < 0)
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(attr_sql); i++)
 		if (db_exec(db, attr_sql[i], NULL) < 0)
 			return -1;
+	if (store_staged(db, "fingerprint_attrs") < 0)
+		return -1;
 	/* bundles with no attribute at all still get a row (class none) */
 	if (db_run(db, "INSERT OR REPLACE INTO fingerprints (bundle_id, "
 		   "version, class, digest) SELECT bundle_id, 0, 'none/none', '' "

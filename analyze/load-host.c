@@ -243,7 +243,8 @@ static int meminfo(struct ld *l)
 		v = strtoll(c + 1, &end, 10);
 		if (end == c + 1)
 			continue;
-		rc = ld_exec(l, "INSERT OR REPLACE INTO meminfo (bundle_id, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO "
+			     "temp.s_meminfo (bundle_id, "
 			     "name, value) VALUES (?, ?, ?)", "isi", l->bid, line,
 			     (int64_t)v);
 	}

@@ -37,7 +37,7 @@ static int module_extra(struct ld *l, const char *m)
 	snprintf(p, sizeof(p), "sys/module/%s/srcversion", m);
 	if (!br_line(l->b, p, src, sizeof(src)))
 		src[0] = 0;
-	if (ld_exec(l, "UPDATE modules SET version = ?, srcversion = ? "
+	if (ld_exec(l, "UPDATE temp.s_modules SET version = ?, srcversion = ? "
 		    "WHERE bundle_id = ? AND name = ?", "ssis", ver[0] ? ver : NULL,
 		    src[0] ? src : NULL, l->bid, m) < 0)
 		return -1;
@@ -62,7 +62,8 @@ static int module_extra(struct ld *l, const char *m)
 				return -1;
 			memcpy(val, v, len);
 			val[len] = 0;
-			rc = ld_exec(l, "INSERT OR REPLACE INTO module_params "
+			rc = ld_exec(l, "INSERT OR REPLACE INTO "
+				     "temp.s_module_params "
 				     "(bundle_id, module, name, value) VALUES (?, ?, "
 				     "?, ?)", "isss", l->bid, m, params[i], val);
 			free(val);
@@ -134,7 +135,8 @@ static int modules(struct ld *l)
 		    !module_name_ok(m.name) ||
 		    parse_ll(m.size, 10, 0, LLONG_MAX, &size) < 0)
 			continue;
-		if (ld_exec(l, "INSERT OR REPLACE INTO modules (bundle_id, "
+		if (ld_exec(l, "INSERT OR REPLACE INTO "
+			    "temp.s_modules (bundle_id, "
 			    "name, size, refcnt, used_by, state) VALUES (?, ?, ?, ?, "
 			    "?, ?)", "isiNss", l->bid, m.name, (int64_t)size,
 			    decnum(m.refcnt, -1), m.deps, m.state) < 0)
@@ -146,7 +148,8 @@ static int modules(struct ld *l)
 	for (i = 0; i < n && !rc; i++) {
 		if (!module_name_ok(sys[i]))
 			continue;
-		rc = ld_exec(l, "INSERT OR IGNORE INTO modules (bundle_id, "
+		rc = ld_exec(l, "INSERT OR IGNORE INTO "
+			     "temp.s_modules (bundle_id, "
 			     "name, state) VALUES (?, ?, 'builtin')", "is", l->bid,
 			     sys[i]);
 		if (!rc)
@@ -187,7 +190,8 @@ static int absent_modules(struct ld *l)
 		for (i = 0; i < ARRAY_SIZE(asked); i++) {
 			snprintf(key, sizeof(key), "module_absent/%s", asked[i]);
 			if (grep_chain_passes(&g, asked[i]) &&
-			    ld_exec(l, "INSERT OR IGNORE INTO facts (bundle_id, "
+			    ld_exec(l, "INSERT OR IGNORE INTO "
+				    "temp.s_facts (bundle_id, "
 				    "key, value, path) VALUES (?, ?, ?, ?)", "isss",
 				    l->bid, key, line, EMPTY_FILTERS) < 0)
 				return -1;
@@ -209,7 +213,8 @@ static int devnodes(struct ld *l)
 
 		if (!name || !*name)
 			continue;
-		rc = ld_exec(l, "INSERT OR REPLACE INTO devnodes (bundle_id, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO "
+			     "temp.s_devnodes (bundle_id, "
 			     "name, type, mode, uid, gid, user, \"group\", major, "
 			     "minor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			     "isssNNssNN", l->bid, name, jstr(e, "type"),
@@ -244,7 +249,8 @@ static int cdevs(struct ld *l, const char *cls, const char *kind)
 			if (!br_line(l->b, q, dev, sizeof(dev)))
 				dev[0] = 0;
 		}
-		rc = ld_exec(l, "INSERT OR REPLACE INTO rdma_cdevs (bundle_id, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO "
+			     "temp.s_rdma_cdevs (bundle_id, "
 			     "name, class, ibdev, port, dev, path) VALUES (?, ?, ?, ?, "
 			     "?, ?, ?)", "isssNss", l->bid, names[i], kind, ibdev,
 			     port[0] ? decnum(port, -1) : (int64_t)-1,

@@ -65,7 +65,7 @@ static int pfc_one(struct ld *l, const char *file)
 	ok = !strcmp(status, "ok");
 	pfc = jget(d, "pfc");
 	en = pfc ? jint(pfc, "pfc_en", -1) : -1;
-	rc = ld_exec(l, "INSERT OR REPLACE INTO pfc (bundle_id, netdev, "
+	rc = ld_exec(l, "INSERT OR REPLACE INTO temp.s_pfc (bundle_id, netdev, "
 		     "status, pfc_cap, pfc_en, delay, mbc, dcbx, trust) VALUES (?, ?, "
 		     "?, ?, ?, ?, ?, ?, ?)", "issNNNNNs", l->bid, ifn, status,
 		     pfc ? jint(pfc, "pfc_cap", -1) : (int64_t)-1,
@@ -90,7 +90,8 @@ static int addresses(struct ld *l)
 
 		if (!ifn || !addr)
 			continue;
-		rc = ld_exec(l, "INSERT INTO addresses (bundle_id, netdev, "
+		rc = ld_exec(l, "INSERT INTO "
+			     "temp.s_addresses (bundle_id, netdev, "
 			     "family, address, prefixlen) VALUES (?, ?, ?, ?, ?)",
 			     "isssN", l->bid, ifn, jstr(e, "family"), addr,
 			     jint(e, "prefixlen", -1));
@@ -124,7 +125,8 @@ static int rates_one(struct ld *l, const char *file)
 
 		if (!jstr(jat(r, 0), NULL) || v < 0)
 			continue;
-		rc = ld_exec(l, "INSERT OR REPLACE INTO netdev_stats (bundle_id, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO "
+			     "temp.s_netdev_stats (bundle_id, "
 			     "netdev, source, name, value, value2, interval_ms) "
 			     "VALUES (?, ?, 'ethtool-rate', ?, ?, NULL, 1000)",
 			     "issi", l->bid, ifn, jstr(jat(r, 0), NULL), v);

@@ -151,7 +151,8 @@ static int function(struct ld *l, const char *bdf)
 		group = grp;
 		gnum = decnum(grp, -1);
 	}
-	if (ld_exec(l, "INSERT OR REPLACE INTO pci_functions (bundle_id, "
+	if (ld_exec(l, "INSERT OR REPLACE INTO "
+		    "temp.s_pci_functions (bundle_id, "
 		    "addr, vendor, device, class, subsys_vendor, subsys_device, "
 		    "kind, parent_addr, driver, numa_node, iommu_group, "
 		    "cur_link_speed, cur_link_width, max_link_speed, "
@@ -183,7 +184,8 @@ static int function(struct ld *l, const char *bdf)
 		return -1;
 #undef F
 	if (c.has_acs &&
-	    ld_exec(l, "INSERT OR REPLACE INTO pci_acs (bundle_id, addr, "
+	    ld_exec(l, "INSERT OR REPLACE INTO "
+		    "temp.s_pci_acs (bundle_id, addr, "
 		    "cap, ctrl, src_valid, trans_blk, req_redir, cmplt_redir, "
 		    "upstream_fwd, egress_ctrl, direct_trans, offset) VALUES (?, "
 		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "isiiiiiiiiii", l->bid, bdf,
@@ -201,7 +203,8 @@ static int function(struct ld *l, const char *bdf)
 		char type[32];
 
 		snprintf(p, sizeof(p), "sys/kernel/iommu_groups/%s/type", group);
-		if (ld_exec(l, "INSERT OR REPLACE INTO iommu_groups (bundle_id, "
+		if (ld_exec(l, "INSERT OR REPLACE INTO "
+			    "temp.s_iommu_groups (bundle_id, "
 			    "grp, type, path) VALUES (?, ?, ?, ?)", "iiss", l->bid,
 			    gnum, br_line(l->b, p, type, sizeof(type)) ? type : NULL,
 			    p) < 0)

@@ -270,8 +270,8 @@ static int verbs_links(struct ld *l)
 			if (strlen(pci) == 12 && pci[4] == ':' && pci[7] == ':' &&
 			    pci[10] == '.')
 				rc = ld_exec(l, "INSERT OR REPLACE INTO "
-					     "ibdev_pci (bundle_id, ibdev, pci_addr) "
-					     "VALUES (?, ?, ?)", "iss", l->bid,
+					     "temp.s_ibdev_pci (bundle_id, ibdev, "
+					     "pci_addr) VALUES (?, ?, ?)", "iss", l->bid,
 					     devs[i], pci);
 		}
 		snprintf(p, sizeof(p), "rdma-collect/verbs/%s.json", devs[i]);
@@ -283,7 +283,8 @@ static int verbs_links(struct ld *l)
 
 			if (pn < 0 || pn > 255)
 				continue;
-			rc = ld_exec(l, "INSERT OR REPLACE INTO link_active "
+			rc = ld_exec(l, "INSERT OR REPLACE INTO "
+				     "temp.s_link_active "
 				     "(bundle_id, ibdev, port, active_width, "
 				     "active_speed, active_speed_ex) VALUES (?, ?, ?, "
 				     "?, ?, ?)", "isiNNN", l->bid, devs[i], pn,

@@ -127,7 +127,8 @@ static int counters(struct ld *l, const char *dev, int64_t port,
 		if (!br_line(l->b, p, line, sizeof(line)) || !*line)
 			continue;
 		v2 = br_data(l->b, s, NULL);
-		rc = ld_exec(l, "INSERT OR REPLACE INTO counters (bundle_id, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO "
+			     "temp.s_counters (bundle_id, "
 			     "ibdev, port, kind, name, value, value2, interval_ms, "
 			     "path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", "isissiNNs",
 			     l->bid, dev, port, kind, names[i], cnum(line),
@@ -248,7 +249,8 @@ static int port(struct ld *l, const char *dev, const char *pname,
 	parse_rate(rate[0] ? rate : NULL, &gbps, &width, speed, sizeof(speed));
 	vp = verbs_port(verbs, pn);
 	netdev = jstr(krow_find(map->by_dev, map->ndev, dev, pn, 1), "netdev");
-	if (ld_exec(l, "INSERT OR REPLACE INTO ports (bundle_id, ibdev, port, "
+	if (ld_exec(l, "INSERT OR REPLACE INTO "
+		    "temp.s_ports (bundle_id, ibdev, port, "
 		    "state, state_text, phys_state, phys_state_text, link_layer, "
 		    "rate, rate_gbps, width, speed, lid, sm_lid, lmc, sm_sl, "
 		    "cap_mask, max_mtu, active_mtu, gid_tbl_len, netdev) VALUES (?, "
@@ -284,7 +286,8 @@ static int port(struct ld *l, const char *dev, const char *pname,
 		snprintf(s, sizeof(s), "%s/gid_attrs/ndevs/%s", base, gids[i]);
 		if (!br_line(l->b, s, ndev, sizeof(ndev)))
 			ndev[0] = 0;
-		if (ld_exec(l, "INSERT OR REPLACE INTO gids (bundle_id, ibdev, "
+		if (ld_exec(l, "INSERT OR REPLACE INTO "
+			    "temp.s_gids (bundle_id, ibdev, "
 			    "port, idx, gid, type, ndev, ipv4) VALUES (?, ?, ?, ?, "
 			    "?, ?, ?, ?)", "isiissss", l->bid, dev, pn, idx, gid,
 			    type[0] ? type : NULL, ndev[0] ? ndev : NULL,
@@ -323,7 +326,8 @@ static int device(struct ld *l, const char *dev, const struct nmap *map,
 	pci = br_link_base(l->b, p);
 	snprintf(s, sizeof(s), "rdma-collect/verbs/%s.json", dev);
 	verbs = br_json(l->b, s);
-	rc = ld_exec(l, "INSERT OR REPLACE INTO devices (bundle_id, ibdev, "
+	rc = ld_exec(l, "INSERT OR REPLACE INTO "
+		     "temp.s_devices (bundle_id, ibdev, "
 		     "node_type, node_guid, sys_image_guid, fw_ver, hca_type, "
 		     "board_id, hw_rev, node_desc, pci_addr, parent, vendor_id, "
 		     "vendor_part_id, phys_port_cnt) VALUES (?, ?, ?, ?, ?, ?, ?, "
@@ -464,7 +468,8 @@ static int netdev_stats(struct ld *l, const char *nd, const struct jv *e,
 		if (!name || !stat_wanted(name))
 			continue;
 		kv2 = stat2_find(stats2, i, name, &ix, &nix);
-		rc = ld_exec(l, "INSERT OR REPLACE INTO netdev_stats (bundle_id, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO "
+			     "temp.s_netdev_stats (bundle_id, "
 			     "netdev, source, name, value, value2, interval_ms) "
 			     "VALUES (?, ?, 'ethtool', ?, ?, ?, ?)",
 			     "issiNN", l->bid, nd, name,
@@ -488,7 +493,8 @@ static int netdev_stats(struct ld *l, const char *nd, const struct jv *e,
 			if (!br_line(l->b, f, line, sizeof(line)))
 				continue;
 			v2 = br_data(l->b, s, NULL);
-			rc = ld_exec(l, "INSERT OR REPLACE INTO netdev_stats "
+			rc = ld_exec(l, "INSERT OR REPLACE INTO "
+				     "temp.s_netdev_stats "
 				     "(bundle_id, netdev, source, name, value, value2, "
 				     "interval_ms) VALUES (?, ?, 'sysfs', ?, ?, ?, ?)",
 				     "issiNN", l->bid, nd, names[i], cnum(line),
@@ -529,7 +535,8 @@ static int netdevs(struct ld *l, const struct nmap *map, int64_t ims)
 		master = br_link_base(l->b, p);
 		snprintf(p, sizeof(p), "rdma-collect/ethtool/%s.json", nd);
 		e = br_json(l->b, p);
-		rc = ld_exec(l, "INSERT OR REPLACE INTO netdevs (bundle_id, name, "
+		rc = ld_exec(l, "INSERT OR REPLACE INTO "
+			     "temp.s_netdevs (bundle_id, name, "
 			     "ibdev, port, mtu, operstate, carrier, speed, address, "
 			     "type, driver, driver_version, fw_version, bus_info, "
 			     "master) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -16,6 +16,7 @@
 #include "import.h"
 #include "load.h"
 #include "log.h"
+#include "store.h"
 #include "term.h"
 #include "util.h"
 
@@ -41,7 +42,8 @@ const char *ld_line(struct ld *l, const char *path, char *out, size_t n)
 int ld_fact(struct ld *l, const char *key, const char *value,
 	    const char *path)
 {
-	return ld_exec(l, "INSERT OR REPLACE INTO facts (bundle_id, key, "
+	return ld_exec(l, "INSERT OR REPLACE INTO "
+		       "temp.s_facts (bundle_id, key, "
 		       "value, path) VALUES (?, ?, ?, ?)", "isss", l->bid, key,
 		       value, path);
 }
@@ -449,7 +451,9 @@ static int load_one(sqlite3 *db, struct slot *s, struct load_stats *st)
 	}
 	if (db_run(db, "SAVEPOINT bundle") < 0)
 		return -1;
-	if (extractors[0].run(&l) < 0 || log_replay(db, &s->log, l.bid) < 0) {
+	/* the counter rows went to the staging tables: stored now */
+	if (extractors[0].run(&l) < 0 || log_replay(db, &s->log, l.bid) < 0 ||
+	    store_bundle(db, l.bid) < 0) {
 		error("%s: cannot load (%s)", b->file, l.bid ? "rows" :
 		      extractors[0].name);
 		db_run(db, "ROLLBACK TO bundle; RELEASE bundle");
@@ -549,6 +553,8 @@ int load_files(sqlite3 *db, char **argv, int argc, int progress,
 	 * default 2 MiB cache they spilled to the WAL mid-transaction and
 	 * were read back */
 	db_run(db, "PRAGMA cache_size = -65536");
+	if (store_stage(db) < 0)
+		rc = -1;
 	/* IMMEDIATE: the write lock now, waiting (DB_BUSY_MS) for another
 	 * writer's batch; a deferred BEGIN that read first gets "database is
 	 * locked" at its first write, without waiting, and lost its bundles */

@@ -7,6 +7,9 @@
  * bundles get new ids in OUT, and every table with a bundle_id column is
  * copied with the ids remapped; the tables are read from OUT's own schema,
  * so a table added by a later migration is merged without code here.
+ * The shared sets of schema/012 (key sets, row sets) are found in OUT or
+ * added by their digest, and the bundles' references to them remapped
+ * (store_merge(), store.c).
  * Findings are not copied: the merged bundles are diagnosed again in OUT,
  * as `load` does, because fleet and history checks compare a bundle with
  * the others of its node and fleet, which only OUT holds together.
@@ -25,6 +28,7 @@
 #include "log.h"
 #include "merge.h"
 #include "rules.h"
+#include "store.h"
 #include "util.h"
 
 /* rows made by diagnosing, not by loading: recomputed in OUT */
@@ -164,7 +168,7 @@ static int merge_tables(sqlite3 *db)
 		struct buf cols = BUF_INIT, sel = BUF_INIT, sql = BUF_INIT;
 		int has_bid, n;
 
-		if (!t || strchr(t, '"') || is_derived(t))
+		if (!t || strchr(t, '"') || is_derived(t) || store_is_shared(t))
 			continue;
 		n = columns(db, t, &cols, &has_bid);
 		if (n < 0)
@@ -238,7 +242,8 @@ static int merge_one(sqlite3 *db, const char *file, struct merge_stats *ms)
 		goto detach;
 	if (db_run(db, "CREATE TEMP TABLE IF NOT EXISTS bmap (old INTEGER "
 		   "PRIMARY KEY, new INTEGER); DELETE FROM temp.bmap") < 0 ||
-	    merge_bundles(db, bcols.buf, ms) < 0 || merge_tables(db) < 0) {
+	    merge_bundles(db, bcols.buf, ms) < 0 || merge_tables(db) < 0 ||
+	    store_merge(db) < 0) {
 		db_run(db, "ROLLBACK");
 		goto detach;
 	}

@@ -48,17 +48,31 @@ sha = dict(c.execute("SELECT id, sha256 FROM bundles"))
 node = {i: "%s/%s" % (n, m) for i, n, m in c.execute("SELECT id, name, machine_id FROM nodes")}
 fnd = {r[0]: "%s/%s/%s/%s/%s" % (sha[r[1]], r[2], r[3], r[4], r[5]) for r in
        c.execute("SELECT id, bundle_id, rule, severity, component, summary FROM findings")}
-for (t,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                      "AND name NOT LIKE 'sqlite_%' ORDER BY name"):
+# the shared sets (schema/012) by their digests, not their ids
+sets = {p: {i: d.hex() for i, d in c.execute("SELECT id, digest FROM %s" % t)}
+        for p, t in (("counter_", "counter_sets"), ("netdev_stat_", "netdev_stat_sets"),
+                     ("", "row_sets"))}
+def set_of(t, v):
+    m = sets["counter_" if t.startswith("counter_") else
+             "netdev_stat_" if t.startswith("netdev_stat_") else ""]
+    return m.get(v, "?%s" % v)
+# the tables, and the views over their storage (the rows as every query
+# sees them; not evidence_origins, which shows finding_evidence's rowids)
+for (t,) in c.execute("SELECT name FROM sqlite_master WHERE (type = 'table' "
+                      "OR type = 'view' AND name <> 'evidence_origins') AND "
+                      "name NOT LIKE 'sqlite_%' ORDER BY name"):
     cols = [r[1] for r in c.execute('PRAGMA table_info("%s")' % t)]
     rows = []
     for r in c.execute('SELECT * FROM "%s"' % t):
         out = []
         for k, v in zip(cols, r):
             if (t, k) in (("bundles", "id"), ("nodes", "id"), ("findings", "id"),
-                          ("bundles", "loaded_at")):
+                          ("bundles", "loaded_at")) or (t.endswith("_sets") and
+                                                        k == "id"):
                 continue
-            if k == "bundle_id":
+            if k == "set_id":
+                v = set_of(t, v)
+            elif k == "bundle_id":
                 v = sha.get(v, "?%s" % v)
             elif k == "node_id":
                 v = node.get(v, "?%s" % v)
