@@ -31,6 +31,7 @@
 #include "db.h"
 #include "json.h"
 #include "log.h"
+#include "store.h"
 #include "util.h"
 
 static const char usage_text[] =
@@ -197,9 +198,10 @@ static int delete_bundles(sqlite3 *db)
 	if (!rc)
 		rc = db_run(db, "DELETE FROM main.bundles WHERE id IN (SELECT "
 			    "bundle_id FROM temp.prune_seq WHERE keep = 0)");
-	/* HERE the storage's garbage collection (issue 23 item 1: rows
-	 * shared between bundles, no longer pointed at by any bundle) runs,
-	 * in this transaction, after the bundles' rows are gone */
+	/* the key sets and row sets several bundles shared (store.h) that
+	 * no bundle left refers to, in this transaction */
+	if (!rc && evidence_gc(db) < 0)
+		rc = -1;
 	if (!rc)
 		rc = db_run(db, "DELETE FROM main.nodes WHERE NOT EXISTS (SELECT "
 			    "1 FROM main.bundles b WHERE b.node_id = nodes.id)");

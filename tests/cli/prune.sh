@@ -65,6 +65,19 @@ sound() {
 	r=$(sqlite3 "$1" "PRAGMA integrity_check; PRAGMA foreign_key_check" 2>&1)
 	[ "$r" = ok ] && echo ok || echo "$r" | head -3
 }
+# unshared DB: the shared sets (schema/DATABASE.md, "Storage") no bundle
+# refers to, and keys or rows of sets that are gone: 0 after a prune
+unshared() {
+	sqlite3 "$1" "SELECT (SELECT count(*) FROM row_sets WHERE id NOT IN
+		(SELECT set_id FROM bundle_sets)) + (SELECT count(*) FROM
+		counter_sets WHERE id NOT IN (SELECT set_id FROM counter_bundles)) +
+		(SELECT count(*) FROM netdev_stat_sets WHERE id NOT IN (SELECT
+		set_id FROM netdev_stat_bundles)) + (SELECT count(*) FROM
+		counter_keys WHERE set_id NOT IN (SELECT id FROM counter_sets)) +
+		(SELECT count(*) FROM ports_rows WHERE set_id NOT IN (SELECT id
+		FROM row_sets)) + (SELECT count(*) FROM facts_rows WHERE set_id
+		NOT IN (SELECT id FROM row_sets))"
+}
 # newest DB: the findings of the newest bundle of each node, sorted
 newest() {
 	sqlite3 "$1" "SELECT n.name, f.rule, f.component, f.severity, f.summary
@@ -87,7 +100,13 @@ snap a 5
 # b: days 0-5, nothing changes; c: one bundle; s: days 0-2 only (its timer
 # stopped)
 node b
-for d in 0 1 2 3 4 5; do snap b $d; done
+# b's memory is its own on days 0-4 and changes on day 5: its meminfo row
+# set of days 0-4 (the other nodes share another) is the removed bundles'
+# only and must go with them
+sed -i 's/^MemFree: .*/MemFree:        11111111 kB/' b/proc/meminfo
+for d in 0 1 2 3 4; do snap b $d; done
+sed -i 's/^MemFree: .*/MemFree:        22222222 kB/' b/proc/meminfo
+snap b 5
 node c
 snap c 2
 node s
@@ -144,6 +163,9 @@ check_eq "--keep 1: c keeps its only one" "$(days k.db c)" "2"
 check_eq "--keep 1: s keeps its newest" "$(days k.db s)" "2"
 check_eq "--keep 1: integrity and foreign keys" "$(sound k.db)" ok
 check_eq "--keep 1: no row of a removed bundle left in any table" "$(orphans k.db)" 0
+check_eq "--keep 1: no shared set left that no bundle refers to" "$(unshared k.db)" 0
+check_eq "--keep 1: b's meminfo set of days 0-4 went with them, day 5's stays" \
+	"$(sqlite3 base.db "SELECT count(*) FROM row_sets WHERE tbl = 'meminfo'") $(sqlite3 k.db "SELECT count(*) FROM row_sets WHERE tbl = 'meminfo'")" "3 2"
 check "--keep 1: the removed bundles had rows in the evidence tables" sh -c \
 	'[ $(sqlite3 base.db "SELECT count(*) FROM counters") -gt $(sqlite3 k.db "SELECT count(*) FROM counters") ] &&
 	 [ $(sqlite3 base.db "SELECT count(*) FROM finding_evidence") -gt $(sqlite3 k.db "SELECT count(*) FROM finding_evidence") ]'
@@ -190,6 +212,7 @@ check_eq "load --keep 1: the bundles prune --keep 1 keeps" \
 	"$(sqlite3 lk.db 'SELECT group_concat(sha256) FROM (SELECT sha256 FROM bundles ORDER BY 1)')" \
 	"$(sqlite3 k.db 'SELECT group_concat(sha256) FROM (SELECT sha256 FROM bundles ORDER BY 1)')"
 check_eq "load --keep 1: integrity, no orphan" "$(sound lk.db) $(orphans lk.db)" "ok 0"
+check_eq "load --keep 1: no shared set left that no bundle refers to" "$(unshared lk.db)" 0
 "$RA" load --db lk2.db --keep-days 2 out >/dev/null 2>err.txt
 check "load --keep-days: the load's line, then the prune's" sh -c \
 	'[ $(wc -l <err.txt) -eq 2 ] && sed -n 2p err.txt | grep -q "removed 5 of 16 bundles" || { cat err.txt; exit 1; }'
