@@ -140,30 +140,43 @@ static int has_row(const char *rows, const char *row, size_t l)
 	return 0;
 }
 
-/* the schema this rdma-analyze makes, once: its migrations in memory */
+/* the schema this rdma-analyze makes at version v (its first v migrations
+ * in memory) into out */
+static int schema_at(int v, struct buf *out)
+{
+	sqlite3 *m = NULL;
+	int rc;
+
+	rc = sqlite3_open(":memory:", &m) == SQLITE_OK && migrate(m, v) == 0 &&
+	     schema_rows(m, "main", out) == 0 ? 0 : -1;
+	sqlite3_close(m);
+	return rc;
+}
+
+/* the schema this rdma-analyze makes, once */
 static const char *schema_made(void)
 {
 	static struct buf ref = BUF_INIT;
 	static int done;
-	sqlite3 *m = NULL;
 	int n;
 
 	if (done)
 		return ref.buf;
 	for (n = 0; db_migrations[n]; n++)
 		;
-	if (sqlite3_open(":memory:", &m) != SQLITE_OK || migrate(m, n) < 0 ||
-	    schema_rows(m, "main", &ref) < 0)
+	if (schema_at(n, &ref) < 0)
 		die("cannot make the reference schema");
-	sqlite3_close(m);
 	done = 1;
 	return ref.buf;
 }
 
-int db_schema_check(sqlite3 *db, const char *schema, const char *file)
+/* schema of db is ref (from schema_rows()), else an error naming file
+ * and the first object that differs, after how */
+static int schema_is(sqlite3 *db, const char *schema, const char *ref,
+		     const char *file, const char *how)
 {
 	struct buf have = BUF_INIT;
-	const char *ref = schema_made(), *p, *e;
+	const char *p, *e;
 	char what[200];
 	int rc = 0;
 
@@ -182,7 +195,7 @@ int db_schema_check(sqlite3 *db, const char *schema, const char *file)
 		l = e ? (size_t)(e - p) : strlen(p);
 		if (!e)
 			e = p + l;
-		if (!has_row(ref, p, l)) {
+		if (!has_row(ref ? ref : "", p, l)) {
 			const char *t = p + 1, *nm = strchr(t, 0x1f);
 
 			snprintf(what, sizeof(what), "%.*s '%.*s'",
@@ -190,10 +203,36 @@ int db_schema_check(sqlite3 *db, const char *schema, const char *file)
 				 (int)strcspn(nm + 1, "\x1f"), nm + 1);
 		}
 	}
-	rc = error("database '%s' is not as rdma-analyze makes it (%s): "
-		   "refused", file, *what ? what : "objects are missing");
+	rc = error("database '%s' is not as rdma-analyze makes it%s (%s): "
+		   "refused", file, how, *what ? what : "objects are missing");
 out:
 	buf_release(&have);
+	return rc;
+}
+
+int db_schema_check(sqlite3 *db, const char *schema, const char *file)
+{
+	return schema_is(db, schema, schema_made(), file, "");
+}
+
+/* before anything is written to it: a file at version v holds what this
+ * rdma-analyze makes at v (v 0: nothing), so that neither a migration nor
+ * a pragma touches someone else's SQLite file */
+static int ours(sqlite3 *db, int v, int n, const char *file)
+{
+	struct buf ref = BUF_INIT;
+	char how[64];
+	int rc;
+
+	if (v == n)
+		return db_schema_check(db, "main", file);
+	if (schema_at(v, &ref) < 0) {
+		buf_release(&ref);
+		return error("cannot make the schema of version %d", v);
+	}
+	snprintf(how, sizeof(how), " at its version %d", v);
+	rc = schema_is(db, "main", ref.buf, file, how);
+	buf_release(&ref);
 	return rc;
 }
 
@@ -231,8 +270,6 @@ sqlite3 *db_open(const char *file)
 	/* writers queue (load, merge and diagnosis take BEGIN IMMEDIATE):
 	 * another load's batch holds the lock for seconds */
 	sqlite3_busy_timeout(db, DB_BUSY_MS);
-	db_run(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
-	       "PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;");
 	v = db_version(db);
 	for (n = 0; db_migrations[n]; n++)
 		;
@@ -245,9 +282,14 @@ sqlite3 *db_open(const char *file)
 		      "rdma-analyze knows (%d): upgrade rdma-analyze", file, v, n);
 		goto bad;
 	}
+	if (strcmp(file, ":memory:") && ours(db, v, n, file) < 0)
+		goto bad;
+	db_run(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+	       "PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;");
 	if (v < n && migrate(db, n) < 0)
 		goto bad;
-	if (strcmp(file, ":memory:") && db_schema_check(db, "main", file) < 0)
+	if (v < n && strcmp(file, ":memory:") &&
+	    db_schema_check(db, "main", file) < 0)
 		goto bad;
 	return db;
 bad:

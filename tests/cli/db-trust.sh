@@ -41,6 +41,36 @@ timeout 20 "$RA" merge --db merged.db trigger.db >out 2>err
 check_eq "merge of a crafted database: exit 4" "$?" 4
 check "merge: the source is named refused" grep -q "database 'trigger.db' is not as rdma-analyze makes it" err
 
+# --- someone else's file is refused before anything is written to it:
+# no table of ours created in it, its journal mode left, the bytes as
+# they were; a file that is not SQLite: one line ---
+sqlite3 other.db "CREATE TABLE t (a); INSERT INTO t VALUES (1)"
+sqlite3 other5.db "CREATE TABLE nodes (x); PRAGMA user_version = 5"
+cp "$TOP/README.md" text.db
+for db in other other5 text; do
+	sum=$(cksum <"$db.db")
+	for cmd in "report" "load $TOP/samples/fleet/$(ls "$TOP"/samples/fleet | head -1)" "prune --keep 1"; do
+		set -- $cmd
+		c=$1
+		shift
+		timeout 20 "$RA" "$c" --db "$db.db" "$@" >out 2>err
+		check_eq "$db.db, $cmd: exit 4" "$?" 4
+		check "$db.db, $cmd: one line" sh -c "[ \$(grep -c . err) -eq 1 ]"
+		check_eq "$db.db, $cmd: the file as it was" "$(cksum <"$db.db")" "$sum"
+		check "$db.db, $cmd: no -wal or -shm left beside it" \
+			sh -c "[ ! -s '$db.db-wal' ] && [ ! -e '$db.db-shm' ] || [ ! -s '$db.db-wal' ]"
+	done
+done
+check "other.db: refused as not made by rdma-analyze" \
+	sh -c "'$RA' report --db other.db 2>&1 | grep -q \"database 'other.db' is not as rdma-analyze makes it at its version 0 (table 't')\""
+check "other5.db: its version 5 is not ours either" \
+	sh -c "'$RA' report --db other5.db 2>&1 | grep -q \"is not as rdma-analyze makes it at its version 5\""
+check_eq "other.db: still its one table, journal mode delete" \
+	"$(sqlite3 other.db .tables 'PRAGMA journal_mode')" "t
+delete"
+check "text.db: not an SQLite database" \
+	sh -c "'$RA' report --db text.db 2>&1 | grep -qx \"rdma-analyze: 'text.db' is not an SQLite database\""
+
 # --- concurrent writers ---
 set -- $FLEET
 a="$1 $2 $3 $4" b="$5 $6 $7 $8" c="$9 ${10} ${11} ${12}"
