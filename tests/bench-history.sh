@@ -2,8 +2,9 @@
 # tests/bench-history.sh BUILD: what history costs in the database (issue 23).
 #   - bytes of database a bundle adds: a FIRST snapshot of the gpu-ndr8
 #     fixture (8 NDR HCAs) and a NEXT snapshot of the same unchanged node
-#     (collected again a day later with --root), each the growth of the
-#     file after VACUUM (free pages left out);
+#     (collected again a day later with --root), 8 such nodes each with
+#     its own identity; bytes used (dbstat, after VACUUM) and the file's
+#     growth;
 #   - a fleet of NODES (default 200) x SNAPS (default 10) snapshots made
 #     by tests/genfleet.py: load time and rate of the first snapshots
 #     (one load) and of the later ones (a second load), database size and
@@ -72,37 +73,57 @@ size() {
 	stat -c %s "$1"
 }
 
-# --- one node: a first and a next snapshot ---
+# --- 8 nodes: a first and a next snapshot each ---
+# 8 nodes of the gpu-ndr8 fixture with their own hostnames, machine ids,
+# GUIDs and MACs, each collected twice a day apart with nothing changed
+# but the uptime. A first snapshot: what nodes 2-8 add to a database
+# holding node 1; a next one: what the 8 second snapshots add. Bytes used
+# (dbstat: the pages less their free bytes, VACUUMed), and the file's
+# growth beside it: the file moves a page at a time for each of ~90
+# tables and indexes, which 8 bundles cannot average out (a fleet's
+# bytes a bundle, below, is the file's).
 "$TOP/tests/fixtures/mknode.sh" gpu-ndr8 "$tmp/root" >/dev/null 2>"$tmp/gen.err" ||
 	{ cat "$tmp/gen.err" >&2; echo "bench-history: mknode.sh gpu-ndr8 failed" >&2; exit 1; }
-mkdir "$tmp/b"
-for e in 1700000000 1700086400; do
-	SOURCE_DATE_EPOCH=$e "$RC" -q --root "$tmp/root" -o "$tmp/b" >"$tmp/b.$e" 2>"$tmp/c.err" ||
+mkdir "$tmp/s1" "$tmp/s2"
+for i in 1 2 3 4 5 6 7 8; do
+	n=$tmp/n$i
+	cp -a "$tmp/root" "$n"
+	echo "gpu-h0$i" >"$n/proc/sys/kernel/hostname"
+	printf "%032x\n" "$i" >"$n/etc/machine-id"
+	grep -rlI 'c003:00e1:\|c0:03:00:e1:\|3c:ec:ef:5a:' "$n/sys" "$n/rdma-collect" |
+		xargs sed -i "s/c003:00e1:/c003:00e$i:/g; s/c0:03:00:e1:/c0:03:00:e$i:/g
+			s/3c:ec:ef:5a:/3c:ec:ef:5$i:/g"
+	echo "1000.00 1000.00" >"$n/proc/uptime"
+	SOURCE_DATE_EPOCH=1700000000 "$RC" -q --root "$n" -o "$tmp/s1" >/dev/null 2>"$tmp/c.err" &&
+	echo "87400.00 1000.00" >"$n/proc/uptime" &&
+	SOURCE_DATE_EPOCH=1700086400 "$RC" -q --root "$n" -o "$tmp/s2" >/dev/null 2>"$tmp/c.err" ||
 		{ cat "$tmp/c.err" >&2; echo "bench-history: rdma-collect failed" >&2; exit 1; }
 done
-b1=$(cat "$tmp/b.1700000000") b2=$(cat "$tmp/b.1700086400")
-[ "$b1" != "$b2" ] || { echo "bench-history: the two collections are one bundle" >&2; exit 1; }
+# used DB: bytes the pages hold, VACUUMed
+used() {
+	sqlite3 "$1" "SELECT sum(pgsize - unused) FROM dbstat"
+}
 one=$tmp/one.db
-# the schema alone: a load of an empty folder makes the database (and
-# fails: no evidence read)
-mkdir "$tmp/empty"
-"$RA" load -q --db "$one" "$tmp/empty" 2>/dev/null
-if ! { s0=$(size "$one") &&
-	"$RA" load -q --db "$one" "$b1" && s1=$(size "$one") &&
-	"$RA" load -q --db "$one" "$b2" && s2=$(size "$one"); }; then
+if ! { "$RA" load -q --db "$one" "$tmp"/s1/gpu-h01-* && size "$one" >"$tmp/f0" && u0=$(used "$one") &&
+	"$RA" load -q --db "$one" "$tmp/s1" && size "$one" >"$tmp/f1" && u1=$(used "$one") &&
+	"$RA" load -q --db "$one" "$tmp/s2" && size "$one" >"$tmp/f2" && u2=$(used "$one"); }; then
 	echo "bench-history: loading the gpu-ndr8 snapshots failed" >&2
 	exit 1
 fi
-[ "$(sqlite3 "$one" 'SELECT count(*) FROM bundles')" = 2 ] ||
-	{ echo "bench-history: the two snapshots are not two bundles" >&2; exit 1; }
-first=$((s1 - s0)) next=$((s2 - s1))
-echo "rdma-analyze history benchmark: database bytes per bundle (gpu-ndr8, $(stat -c %s "$b1") byte bundle; empty database $s0 bytes)"
-printf '  %-36s %8s B    (%s KiB; target <= 100 KiB: %s)\n' "first snapshot of a node" "$first" \
-	"$((first / 1024))" "$(verdict_le "$first" 102400)"
-printf '  %-36s %8s B    (%s KiB; target <= 20 KiB: %s)\n' "next snapshot, node unchanged" "$next" \
-	"$((next / 1024))" "$(verdict_le "$next" 20480)"
-bench_row "$AREA" "first snapshot (gpu-ndr8)" "$first" B "" "" "<= 102400 B" "$(verdict_le "$first" 102400)"
-bench_row "$AREA" "next snapshot, unchanged" "$next" B "" "" "<= 20480 B" "$(verdict_le "$next" 20480)"
+[ "$(sqlite3 "$one" 'SELECT count(*) FROM bundles')" = 16 ] ||
+	{ echo "bench-history: the 16 snapshots are not 16 bundles" >&2; exit 1; }
+f0=$(cat "$tmp/f0") f1=$(cat "$tmp/f1") f2=$(cat "$tmp/f2")
+first=$(((u1 - u0) / 7)) next=$(((u2 - u1) / 8))
+ffirst=$(((f1 - f0) / 7)) fnext=$(((f2 - f1) / 8))
+echo "rdma-analyze history benchmark: database bytes per bundle (gpu-ndr8 x 8 nodes, $(stat -c %s "$(ls "$tmp"/s1/gpu-h01-*)") byte bundle)"
+printf '  %-36s %8s B    (%s KiB used, %s KiB of file; target <= 100 KiB: %s)\n' "first snapshot of a node" "$first" \
+	"$((first / 1024))" "$((ffirst / 1024))" "$(verdict_le "$first" 102400)"
+printf '  %-36s %8s B    (%s KiB used, %s KiB of file; target <= 20 KiB: %s)\n' "next snapshot, node unchanged" "$next" \
+	"$((next / 1024))" "$((fnext / 1024))" "$(verdict_le "$next" 20480)"
+bench_row "$AREA" "first snapshot (gpu-ndr8), used" "$first" B "" "" "<= 102400 B" "$(verdict_le "$first" 102400)"
+bench_row "$AREA" "first snapshot (gpu-ndr8), file" "$ffirst" B
+bench_row "$AREA" "next snapshot, unchanged, used" "$next" B "" "" "<= 20480 B" "$(verdict_le "$next" 20480)"
+bench_row "$AREA" "next snapshot, unchanged, file" "$fnext" B
 
 # --- the fleet ---
 t0=$(now_ms)
