@@ -352,6 +352,25 @@ def metrics(scores):
             "split": sum(s["split"] for s in amb) / len(amb) if amb else 1.0}
 
 
+FLOORS = tuple(textbook.VARIANTS)
+
+
+def mget(results, shape, rows, m):
+    """metrics of method M over the cases of ROWS; "floor" is the
+    strongest floor variant there in each of top-1, precision and recall
+    (precision among the variants that named something)"""
+    if m != "floor":
+        return metrics([x for r in rows for x in results.get((shape, r, m), [])])
+    per = [x for x in (mget(results, shape, rows, v) for v in FLOORS) if x]
+    if not per:
+        return None
+    named = [x for x in per if x["reported"]] or per
+    return {"n": per[0]["n"], "reported": max(x["reported"] for x in per),
+            "top1": max(x["top1"] for x in per), "rec": max(x["rec"] for x in per),
+            "prec": max(x["prec"] for x in named),
+            "found": max(x["found"] for x in per), "ambiguous": 0, "split": 1.0}
+
+
 def table(results, methods, shape):
     """the table of SHAPE as text, and whether every row meets its
     targets; the Bayes rule's top-1 and expected top-1 beside the
@@ -372,7 +391,7 @@ def table(results, methods, shape):
              "tomography" if "tomography" in methods else None)
     all_ok = True
     for row in ROWS:
-        per = {m: metrics(results.get((shape, row, m), [])) for m in methods}
+        per = {m: mget(results, shape, [row], m) for m in methods}
         if not per[methods[0]]:
             continue
         k, cov, noise, mode = row
@@ -412,16 +431,14 @@ def summary(results, methods, shapes):
     for sh in shapes:
         below = 0
         for row in ROWS:
-            e = metrics(results.get((sh.name, row, methods[0]), []))
-            f = metrics(results.get((sh.name, row, floor), [])) if floor else None
+            e = mget(results, sh.name, [row], methods[0])
+            f = mget(results, sh.name, [row], floor) if floor else None
             if e and f and "F" in targets(row, e, f)[1]:
                 below += 1
         for k in (1, 2, 3):
             for mode in MODES:
                 rows = [r for r in ROWS if r[0] == k and r[3] == mode]
-                per = {m: metrics([x for r in rows
-                                   for x in results.get((sh.name, r, m), [])])
-                       for m in methods}
+                per = {m: mget(results, sh.name, rows, m) for m in methods}
                 if not per[methods[0]]:
                     continue
                 line = "%-6s %-6d %-5s %5d" % (sh.name, k, mode, per[methods[0]]["n"])
@@ -434,6 +451,43 @@ def summary(results, methods, shapes):
                     line += " | %d of %d" % (below, sum(
                         1 for r in ROWS if results.get((sh.name, r, methods[0]))))
                 lines.append(line)
+    return "\n".join(lines)
+
+
+def floors(results, shapes):
+    """per shape, faults and kind: each floor variant's top-1, precision
+    and recall, and the rows of the shape where it is the strongest in
+    top-1 (ties count for each)"""
+    head = "%-6s %-6s %-5s %5s" % ("shape", "faults", "mode", "n")
+    for v in FLOORS:
+        head += " | %-6s %5s %5s %5s" % (v, "top1", "prec", "rec")
+    lines = [head, "-" * len(head)]
+    for sh in shapes:
+        if not any(results.get((sh.name, r, FLOORS[0])) for r in ROWS):
+            continue
+        for k in (1, 2, 3):
+            for mode in MODES:
+                rows = [r for r in ROWS if r[0] == k and r[3] == mode]
+                per = {v: mget(results, sh.name, rows, v) for v in FLOORS}
+                if not per[FLOORS[0]]:
+                    continue
+                line = "%-6s %-6d %-5s %5d" % (sh.name, k, mode, per[FLOORS[0]]["n"])
+                for v in FLOORS:
+                    x = per[v]
+                    line += " | %-6s %5.3f %5.3f %5.3f" % ("", x["top1"], x["prec"], x["rec"])
+                lines.append(line)
+        best = {v: 0 for v in FLOORS}
+        n = 0
+        for r in ROWS:
+            per = {v: mget(results, sh.name, [r], v) for v in FLOORS}
+            if not per[FLOORS[0]]:
+                continue
+            n += 1
+            top = max(x["top1"] for x in per.values())
+            for v in FLOORS:
+                best[v] += per[v]["top1"] == top
+        lines.append("%-6s rows where each is the strongest in top-1 (of %d): %s" % (
+            sh.name, n, ", ".join("%s %d" % (v, best[v]) for v in FLOORS)))
     return "\n".join(lines)
 
 
@@ -539,9 +593,14 @@ def one_case(args, shape, i, csv, results, walls):
              "rates": [round(case["rate"][c], 3) for c in case["faults"]]}
     for m in args.methods:
         if m == "floor":
-            t = time.monotonic()
-            named = textbook.floor(f, case)
-            ans, wall = (named, list(named), False, False), time.monotonic() - t
+            for v in FLOORS:
+                t = time.monotonic()
+                named = textbook.VARIANTS[v](f, case)
+                walls[v].append(time.monotonic() - t)
+                sc = score(setup, case, (named, list(named), False, False))
+                results.setdefault((shape.name, row, v), []).append(sc)
+                entry[v] = dict(sc, answer=[f.comp_names[c] for c in named[:5]])
+            continue
         else:
             doc, wall = run_pairs(args, setup, csv, m)
             ans = answer_of(setup, doc)
@@ -571,7 +630,7 @@ def run(args, tmp):
         return check_routes(args, [s for sh in shapes for s in sh.setups])
     prep = time.monotonic() - t0
     results, log = {}, []
-    walls = {m: [] for m in args.methods}
+    walls = {m: [] for m in list(args.methods) + list(FLOORS)}
     csv = os.path.join(tmp, "pairs.csv")
     ncases = 0
     for sh in shapes:
@@ -596,6 +655,9 @@ def run(args, tmp):
         print(text)
     print("\n## by shape, faults and kind (every coverage and noise)")
     print(summary(results, args.methods, shapes))
+    if "floor" in args.methods:
+        print("\n## the floor's variants (floor.py), every coverage and noise")
+        print(floors(results, shapes))
     print(TARGETS)
     for m in args.methods:
         w = sorted(walls[m])
