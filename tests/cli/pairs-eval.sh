@@ -108,6 +108,15 @@ log = [e for e in json.load(open(sys.argv[1])) if e["shape"] == "ip"]
 hard = [e for e in log if e["row"][3] == "hard" and e["row"][1] == "all" and e["row"][2] == 0]
 print(len(log), sum(e["unresolved"] or 0 for e in log),
       sum(e["best"]["correct"] == e["best"]["faults"] for e in hard) == len(hard))' shapes.json)" "54 0 True"
-check_eq "the Bayes rule beside every single-fault case (72)" \
+check_eq "the Bayes rule beside every case (216), its own answer on the single-fault ones (72)" \
 	"$(python3 -c 'import json, sys
-print(sum("bayes" in e for e in json.load(open(sys.argv[1]))))' shapes.json)" "72"
+log = json.load(open(sys.argv[1]))
+print(sum("bayes" in e for e in log), sum(e["bayes"]["top1"] is not None for e in log),
+      all(0 < e["bayes"]["erk"] <= e["bayes"]["etop1"] + 1e-9 <= 1 + 1e-9 for e in log))' shapes.json)" "216 72 True"
+
+# the multi-fault sampler against exact sums over every set (s2, minhop)
+python3 "$TOP/tests/pairs-eval/bayes.py" --build "$BUILD" --cache "$T/cache" \
+	--check s2 --shape-engines minhop --check-cases 30 >check.out 2>&1
+check_eq "the Bayes sampler agrees with the exact posterior (1 and 2 faults, within 0.03)" \
+	"$? $(awk '/^[12] fault/ { sub(/;/, "", $8); print ($8 <= 0.03) }' check.out | tr -d '\n')" "0 11"
+[ "$(cat check.out | wc -l)" -eq 2 ] || sed 's/^/#   /' check.out
