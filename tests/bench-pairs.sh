@@ -13,7 +13,8 @@
 # row (exact for one fault, sampled for two and three), issue 21's targets
 # beside each row; then the time of one localization on 512 hosts with
 # all pairs.
-# PAIRS_JSON=FILE also writes every case (fabric, faults, answers, scores).
+# PAIRS_JSON=FILE also writes every case (fabric, faults, answers, which of
+# them are right, scores).
 # Skips with the reason when ibsim or python3 is missing; never fails on a
 # figure (a row below its target says MISSES).
 set -u

@@ -625,6 +625,7 @@ def one_case(args, shape, i, csv, results, walls):
     case = make_case(setup, row, rng)
     write_csv(setup, case, csv)
     f = setup.fab
+    want = {setup.sig[c] for c in case["faults"]}
     entry = {"case": i, "shape": shape.name, "fabric": setup.name,
              "row": list(row), "faults": [f.comp_names[c] for c in case["faults"]],
              "rates": [round(case["rate"][c], 3) for c in case["faults"]]}
@@ -636,7 +637,8 @@ def one_case(args, shape, i, csv, results, walls):
                 walls[v].append(time.monotonic() - t)
                 sc = score(setup, case, (named, list(named), False, False))
                 results.setdefault((shape.name, row, v), []).append(sc)
-                entry[v] = dict(sc, answer=[f.comp_names[c] for c in named[:5]])
+                entry[v] = dict(sc, answer=[f.comp_names[c] for c in named[:5]],
+                                right=[setup.sig[c] in want for c in named[:5]])
             continue
         else:
             doc, wall = run_pairs(args, setup, csv, m)
@@ -648,7 +650,9 @@ def one_case(args, shape, i, csv, results, walls):
         sc = score(setup, case, ans)
         results.setdefault((shape.name, row, m), []).append(sc)
         entry[m] = dict(sc, answer=[f.comp_names[c] if c is not None
-                                    else None for c in ans[0][:5]])
+                                    else None for c in ans[0][:5]],
+                        right=[c is not None and setup.sig[c] in want
+                               for c in ans[0][:5]])
     if args.bayes:
         import bayes
         if not hasattr(setup, "prior"):
@@ -704,7 +708,7 @@ def run(args, tmp):
         print("\n## the floor's variants (floor.py), every coverage and noise")
         print(floors(results, shapes))
     print(TARGETS)
-    for m in args.methods:
+    for m in walls:
         w = sorted(walls[m])
         if w:
             print("%s: median %.3f s, max %.3f s a case" % (m, w[len(w) // 2], w[-1]))
