@@ -146,8 +146,3 @@ def vote(fab, case):
 
 
 VARIANTS = {"strict": strict, "cover": cover, "score": score, "vote": vote}
-
-
-def floor(fab, case):
-    """the strict variant: floor.py's method before issue 21"""
-    return strict(fab, case)
