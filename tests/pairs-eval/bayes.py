@@ -161,7 +161,7 @@ class Multi:
                     pri[sig] = pri.get(sig, 0.0) + pc
                     mask[sig] = m[c]
         else:
-            s = floor.Seen(f, case)
+            s = floor.seen(f, case)
             self.F, self.P = s.failed, s.passed
             for c, pc in setup.prior.items():
                 if s.m[c] & s.tested:

@@ -31,6 +31,9 @@ per-fabric masks are made once (masks()).
 """
 
 
+import heapq
+
+
 def masks(fab):
     """for every component of FAB, the test keys crossing it, as an int"""
     m = getattr(fab, "_tmask", None)
@@ -61,6 +64,14 @@ def bits(keys, nkeys):
     return int.from_bytes(ba, "little")
 
 
+def seen(fab, case):
+    """the Seen of CASE, made once for every variant"""
+    s = case.get("_seen")
+    if s is None:
+        s = case["_seen"] = Seen(fab, case)
+    return s
+
+
 class Seen:
     """one case's tests as bit sets: tested, failed, passed; each
     component's failing and passing counts"""
@@ -89,20 +100,28 @@ class Seen:
 
 def greedy(live, left, tie):
     """name components of LIVE (c -> failing tests) by failing tests of
-    LEFT explained, ties by TIE(c) (higher first), then model order"""
+    LEFT explained, ties by TIE(c) (higher first), then model order.
+    Lazily: a component's count only falls as tests are explained, so a
+    count taken earlier bounds it, and the first of the heap whose count
+    is still current is the one the plain loop would pick"""
+    heap = [(-(f & left).bit_count(), -tie(c), c) for c, f in live.items()]
+    heapq.heapify(heap)
     named = []
-    live = dict(live)
-    while left and live:
-        c = max(live, key=lambda x: ((live[x] & left).bit_count(), tie(x), -x))
-        if not live[c] & left:
-            break
+    while left and heap:
+        _, t, c = heapq.heappop(heap)
+        n = (live[c] & left).bit_count()
+        if not n:
+            continue
+        if heap and (-n, t, c) > heap[0]:
+            heapq.heappush(heap, (-n, t, c))
+            continue
         named.append(c)
-        left &= ~live.pop(c)
+        left &= ~live[c]
     return named
 
 
 def strict(fab, case):
-    s = Seen(fab, case)
+    s = seen(fab, case)
     live = {c: f for c, (f, p) in s.on.items() if not p}
     left = 0
     for f in live.values():
@@ -111,20 +130,20 @@ def strict(fab, case):
 
 
 def cover(fab, case):
-    s = Seen(fab, case)
+    s = seen(fab, case)
     live = {c: f for c, (f, p) in s.on.items()}
     return greedy(live, s.failed, lambda c: -s.on[c][1])
 
 
 def score(fab, case):
-    s = Seen(fab, case)
+    s = seen(fab, case)
     hit = {c: f.bit_count() / (f.bit_count() + p) for c, (f, p) in s.on.items()}
     live = {c: f for c, (f, p) in s.on.items() if hit[c] >= 0.5}
     return greedy(live, s.failed, lambda c: hit[c])
 
 
 def vote(fab, case):
-    s = Seen(fab, case)
+    s = seen(fab, case)
     votes, crosses = {}, {}
     for (a, b, r), k in s.fkeys:
         rail = fab.rails[r]
