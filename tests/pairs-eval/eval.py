@@ -34,9 +34,12 @@ fabric: a host's only cable and the host, a cable and its directions).
   found-all   every fault is among the suspects or their alternatives
   split       of the cases whose answer is ambiguous, those with a
               suggested next pair test
-The floor (floor.py) is the textbook method beside the engine, scored the
-same way; --bayes adds the Bayes rule's top-1 (bayes.py) on single-fault
-rows.  Deterministic for a seed: case i of a shape uses its own generator,
+The floor (floor.py) is four textbook methods beside the engine, scored
+the same way; the table's floor column is the strongest of them per row
+and figure.  --bayes adds the Bayes rule of the harness's model
+(bayes.py): its top-1 on single-fault rows, its expected top-1 and
+recall at k on every row (sampled for two and three faults).  Beside
+each row, issue 21's targets.  Deterministic for a seed: case i of a shape uses its own generator,
 seeded with (seed, i) for ft (the cases of issue 7's table) and (seed,
 shape, i) for the others.  The row of case i is i modulo the number of
 rows, so every row of a shape's table gets the same number of cases.
@@ -585,7 +588,8 @@ def parse_args():
                    help="best, tomography (the engine's methods), floor "
                    "(floor.py)")
     p.add_argument("--bayes", action="store_true",
-                   help="the Bayes rule beside the single-fault rows")
+                   help="the Bayes rule beside every row (its own top-1 on "
+                   "single-fault rows, its expected top-1 and recall at k)")
     p.add_argument("--speed", action="store_true",
                    help="time pairs on 512 hosts, all pairs")
     p.add_argument("--json", help="write every case's score here")
