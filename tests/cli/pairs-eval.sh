@@ -53,7 +53,7 @@ def agg(method, pick):
             sum(x["top1"] for x in c), len(c))
 easy = lambda r: r[0] == 1 and r[1] == "all" and r[2] == 0 and r[3] == "hard"
 hard0 = lambda r: r[1] == "all" and r[2] == 0 and r[3] == "hard"
-for m in ("best", "tomography", "floor"):
+for m in ("best", "tomography", "strict", "score"):
     print(m, "easy", *agg(m, easy))
     print(m, "hard0", *agg(m, hard0))
     print(m, "all", *agg(m, lambda r: True))
@@ -63,8 +63,10 @@ check_eq "best: the single hard fault, all pairs, no noise, is the first suspect
 	"$(field best easy 5)" "$(field best easy 6)"
 check_eq "tomography (the floor) gets it too" \
 	"$(field tomography easy 5)" "$(field tomography easy 6)"
-check_eq "all pairs, hard faults, no noise: the floor finds every fault, as the harness's own floor does" \
-	"$(field tomography hard0 3) $(field floor hard0 3)" "$(field best hard0 4) $(field best hard0 4)"
+check_eq "all pairs, hard faults, no noise: the floor finds every fault, as the harness's strict floor does" \
+	"$(field tomography hard0 3) $(field strict hard0 3)" "$(field best hard0 4) $(field best hard0 4)"
+check_eq "the single hard fault, all pairs, no noise: SCORE's hit ratio names it first" \
+	"$(field score easy 5)" "$(field score easy 6)"
 b=$(field best all 3) t=$(field tomography all 3) n=$(field best all 4)
 if [ -n "$b" ] && [ "$b" -ge "$t" ] && [ $((b * 2)) -ge "$n" ]; then
 	ok "best finds at least as many faults as the floor and half of all ($b, floor $t, of $n)"
@@ -97,8 +99,8 @@ check_eq "other shapes: ftree refuses the unequal leaves, the routes are path's 
 $EVAL --shapes s2,l3,uneq,ip --shape-engines ftree,dfsssp --shape-cases 54 \
 	--bayes --json shapes.json >shapes.out 2>err.out
 rc=$?
-check_eq "other shapes: 216 cases, a table each, uneq without ftree" \
-	"$rc $(grep -c '^## ' shapes.out) $(grep -c '^[123] .* | ' shapes.out) $(grep -c '^## uneq: .*engines dfsssp; refused by opensm: ftree$' shapes.out)" "0 5 216 1"
+check_eq "other shapes: 216 cases, a table each and the floor's variants, uneq without ftree" \
+	"$rc $(grep -c '^## ' shapes.out) $(grep -c '^[123] .* | ' shapes.out) $(grep -c '^## uneq: .*engines dfsssp; refused by opensm: ftree$' shapes.out)" "0 6 216 1"
 [ $rc -eq 0 ] || sed 's/^/#   /' err.out | tail -5
 check_eq "hosts named by IPoIB address: every CSV name resolved, every hard fault found" \
 	"$(python3 -c 'import json, sys
@@ -106,6 +108,15 @@ log = [e for e in json.load(open(sys.argv[1])) if e["shape"] == "ip"]
 hard = [e for e in log if e["row"][3] == "hard" and e["row"][1] == "all" and e["row"][2] == 0]
 print(len(log), sum(e["unresolved"] or 0 for e in log),
       sum(e["best"]["correct"] == e["best"]["faults"] for e in hard) == len(hard))' shapes.json)" "54 0 True"
-check_eq "the Bayes rule beside every single-fault case (72)" \
+check_eq "the Bayes rule beside every case (216), its own answer on the single-fault ones (72)" \
 	"$(python3 -c 'import json, sys
-print(sum("bayes" in e for e in json.load(open(sys.argv[1]))))' shapes.json)" "72"
+log = json.load(open(sys.argv[1]))
+print(sum("bayes" in e for e in log), sum(e["bayes"]["top1"] is not None for e in log),
+      all(0 < e["bayes"]["erk"] <= e["bayes"]["etop1"] + 1e-9 <= 1 + 1e-9 for e in log))' shapes.json)" "216 72 True"
+
+# the multi-fault sampler against exact sums over every set (s2, minhop)
+python3 "$TOP/tests/pairs-eval/bayes.py" --build "$BUILD" --cache "$T/cache" \
+	--check s2 --shape-engines minhop --check-cases 30 >check.out 2>&1
+check_eq "the Bayes sampler agrees with the exact posterior (1 and 2 faults, within 0.03)" \
+	"$? $(awk '/^[12] fault/ { sub(/;/, "", $8); print ($8 <= 0.03) }' check.out | tr -d '\n')" "0 11"
+[ "$(cat check.out | wc -l)" -eq 2 ] || sed 's/^/#   /' check.out
