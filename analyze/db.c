@@ -69,10 +69,11 @@ int db_version(sqlite3 *db)
 }
 
 /* the step in C after migration n (1-based) applied its SQL: 012 moves
- * the counter rows into their key sets (store.c) */
+ * the counter rows into their key sets and 18 tables' rows into row
+ * sets, 014 klog's, limits' and environment's (store.c) */
 static int migrate_c(sqlite3 *db, int n)
 {
-	return n == 12 ? store_upgrade(db) : 0;
+	return n == 12 || n == 14 ? store_upgrade(db, n) : 0;
 }
 
 /* the migrations from version from up, in one write transaction taken

@@ -57,9 +57,9 @@ static const char *jtext(const struct jv *v)
 static int limit_row(struct ld *l, const char *who, const char *domain,
 		     const char *type, const char *value, const char *path)
 {
-	return ld_exec(l, "INSERT INTO limits (bundle_id, who, item, "
-		       "domain, type, value, path) VALUES (?, ?, 'memlock', ?, "
-		       "?, ?, ?)", "isssss", l->bid, who, domain, type, value,
+	return ld_exec(l, "INSERT INTO temp.s_limits (bundle_id, who, "
+		       "item, domain, type, value, path) VALUES (?, ?, "
+		       "'memlock', ?, ?, ?, ?)", "isssss", l->bid, who, domain, type, value,
 		       path);
 }
 
@@ -304,8 +304,8 @@ static int env_file(struct ld *l, const char *who, const char *p, int esc)
 			continue;
 		if (esc)
 			unescape(eq + 1);
-		rc = ld_exec(l, "INSERT INTO environment (bundle_id, who, "
-			     "name, value) VALUES (?, ?, ?, ?)", "isss", l->bid,
+		rc = ld_exec(l, "INSERT INTO temp.s_environment (bundle_id, "
+			     "who, name, value) VALUES (?, ?, ?, ?)", "isss", l->bid,
 			     who, s, eq + 1);
 	}
 	return rc;

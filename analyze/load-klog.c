@@ -1,6 +1,7 @@
-/* load-klog: the kernel log into the klog table, one row per record, with
- * the PCI address it names and what RDMA checks read it for (the parser
- * and the categories are klog.c's) */
+/* load-klog: the kernel log into the klog table (staged, then stored as a
+ * row set: store.c), one row per record in the log's order, with the PCI
+ * address it names and what RDMA checks read it for (the parser and the
+ * categories are klog.c's) */
 #include <stdlib.h>
 
 #include "klog.h"
@@ -19,9 +20,9 @@ int load_klog(struct ld *l)
 	if (!r)
 		return -1;
 	while (!rc && klog_next(&it, r))
-		rc = ld_exec(l, "INSERT INTO klog (bundle_id, seq, ts_us, "
-			     "prio, device, text, category) VALUES (?, ?, ?, ?, "
-			     "?, ?, ?)", "iNNNsss", l->bid, r->seq, r->ts_us,
+		rc = ld_exec(l, "INSERT INTO temp.s_klog (bundle_id, seq, "
+			     "ts_us, prio, device, text, category) VALUES (?, ?, "
+			     "?, ?, ?, ?, ?)", "iNNNsss", l->bid, r->seq, r->ts_us,
 			     (int64_t)r->level, r->device[0] ? r->device : NULL,
 			     r->text, r->category);
 	free(r);

@@ -29,9 +29,14 @@
 
 /* RDMA device to PCI function: devices.pci_addr, or load-phy's own
  * resolution of the device link */
-#define IBDEV_PCI "(SELECT bundle_id, ibdev, pci_addr FROM devices WHERE " \
-	"pci_addr IS NOT NULL UNION SELECT bundle_id, ibdev, pci_addr FROM " \
-	"ibdev_pci)"
+/* bundle b's (an SQL parameter: ?1) RDMA devices and their PCI
+ * functions.  The bundle is named inside: SQLite does not push a
+ * bundle_id from outside into this UNION over the views of 012, which
+ * then read every bundle's devices once a call (180 bundles: 120 ms of
+ * LINK_FLAPPING) */
+#define IBDEV_PCI_OF(b) "(SELECT bundle_id, ibdev, pci_addr FROM devices " \
+	"WHERE bundle_id = " b " AND pci_addr IS NOT NULL UNION SELECT " \
+	"bundle_id, ibdev, pci_addr FROM ibdev_pci WHERE bundle_id = " b ")"
 
 static size_t todo(struct rctx *rc, int64_t *ids, size_t max)
 {
@@ -67,9 +72,9 @@ static void fmt_ts(char *out, size_t n, int64_t ts)
 static void component_of(sqlite3 *db, int64_t bid, const char *pci,
 			 char *out, size_t n)
 {
-	sqlite3_stmt *st = db_query(db, "SELECT ibdev FROM " IBDEV_PCI " WHERE "
-				    "bundle_id = ? AND pci_addr = ? ORDER BY "
-				    "ibdev LIMIT 1", "is", bid, pci);
+	sqlite3_stmt *st = db_query(db, "SELECT ibdev FROM " IBDEV_PCI_OF("?1")
+				    " WHERE pci_addr = ?2 ORDER BY ibdev LIMIT "
+				    "1", "is", bid, pci);
 
 	if (pci && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
@@ -926,14 +931,15 @@ static int down_on_purpose(sqlite3 *db, int64_t bid, const char *ibdev,
  * link_downed step: the device probed twice, or a health incident */
 static int restarted(sqlite3 *db, int64_t bid, const char *ibdev)
 {
-	return db_int(db, "SELECT count(*) FROM klog k JOIN " IBDEV_PCI " d ON "
-		      "d.bundle_id = k.bundle_id AND d.pci_addr = k.device "
-		      "WHERE k.bundle_id = ? AND d.ibdev = ? AND k.text LIKE "
-		      "'%firmware version: %'", "is", bid, ibdev) > 1 ||
-	       db_int(db, "SELECT count(*) FROM klog k JOIN " IBDEV_PCI " d ON "
-		      "d.bundle_id = k.bundle_id AND d.pci_addr = k.device "
-		      "WHERE k.bundle_id = ? AND d.ibdev = ? AND k.category = "
-		      "'fw_reset'", "is", bid, ibdev) > 0;
+	return db_int(db, "SELECT count(*) FROM klog k JOIN " IBDEV_PCI_OF("?1")
+		      " d ON d.bundle_id = k.bundle_id AND d.pci_addr = "
+		      "k.device WHERE k.bundle_id = ?1 AND d.ibdev = ?2 AND "
+		      "k.text LIKE '%firmware version: %'", "is", bid,
+		      ibdev) > 1 ||
+	       db_int(db, "SELECT count(*) FROM klog k JOIN " IBDEV_PCI_OF("?1")
+		      " d ON d.bundle_id = k.bundle_id AND d.pci_addr = "
+		      "k.device WHERE k.bundle_id = ?1 AND d.ibdev = ?2 AND "
+		      "k.category = 'fw_reset'", "is", bid, ibdev) > 0;
 }
 
 /* one down/up cycle of f: its down line (owned, freed here) and the up
@@ -966,8 +972,9 @@ static void flap_bundle(struct rctx *rc, int64_t bid, double crit_at)
 	 * flap (an unplug at boot never followed by a plug: no cable, the
 	 * port down on purpose) */
 	st = db_query(rc->db, "SELECT k.ts_us, k.text, k.device, d.ibdev FROM "
-		      "klog k LEFT JOIN " IBDEV_PCI " d ON d.bundle_id = k.bundle_id "
-		      "AND d.pci_addr = k.device WHERE k.bundle_id = ? AND "
+		      "klog k LEFT JOIN " IBDEV_PCI_OF("?1") " d ON d.bundle_id = "
+		      "k.bundle_id AND d.pci_addr = k.device WHERE k.bundle_id = "
+		      "?1 AND "
 		      "k.category IN ('link_flap', 'probe') AND (k.text LIKE "
 		      "'%: Link down%' OR k.text LIKE '%: Link up%' OR k.text LIKE "
 		      "'%Port module event: %Cable unplugged%' OR k.text LIKE "

@@ -52,61 +52,78 @@ static const struct family families[] = {
 
 /* a table of rows that seldom change: its view, the columns of its key
  * (NULL: none), whether it is WITHOUT ROWID and its columns but
- * bundle_id, in order */
+ * bundle_id, in order.  A table of migration 014 (klog, limits,
+ * environment) has no key and its order matters: its set's rows are
+ * numbered (pos, 1.. in the order written) and its staging table, of
+ * the old shape, is made by `stage` (the others' is derived from their
+ * T_rows, made by 012) */
 struct rowtab {
 	const char *view;
 	const char *key;
 	int keyed;		/* WITHOUT ROWID: its rows in key order */
 	const char *cols;
+	const char *stage;	/* 014's: the staging table */
 };
+
+#define ORDERED(v, cols, stage) { v, NULL, 0, cols, \
+	"CREATE TEMP TABLE IF NOT EXISTS s_" v " (bundle_id INTEGER NOT " \
+	"NULL, " stage ")" }
 
 static const struct rowtab rowtabs[] = {
 	{ "addresses", NULL, 0,
-	  "netdev, family, address, prefixlen" },
+	  "netdev, family, address, prefixlen", NULL },
 	{ "devices", "ibdev", 0,
 	  "ibdev, node_type, node_guid, sys_image_guid, fw_ver, hca_type, "
 	  "board_id, hw_rev, node_desc, pci_addr, parent, vendor_id, "
-	  "vendor_part_id, phys_port_cnt" },
+	  "vendor_part_id, phys_port_cnt", NULL },
 	{ "devnodes", "name", 0,
-	  "name, type, mode, uid, gid, user, \"group\", major, minor" },
+	  "name, type, mode, uid, gid, user, \"group\", major, minor", NULL },
 	{ "facts", "key", 0,
-	  "key, value, path" },
+	  "key, value, path", NULL },
 	{ "gids", "ibdev, port, idx", 0,
-	  "ibdev, port, idx, gid, type, ndev, ipv4" },
+	  "ibdev, port, idx, gid, type, ndev, ipv4", NULL },
 	{ "ibdev_pci", "ibdev", 0,
-	  "ibdev, pci_addr" },
+	  "ibdev, pci_addr", NULL },
 	{ "iommu_groups", "grp", 0,
-	  "grp, type, path" },
+	  "grp, type, path", NULL },
 	{ "link_active", "ibdev, port", 0,
-	  "ibdev, port, active_width, active_speed, active_speed_ex" },
+	  "ibdev, port, active_width, active_speed, active_speed_ex", NULL },
 	{ "meminfo", "name", 0,
-	  "name, value" },
+	  "name, value", NULL },
 	{ "module_params", "module, name", 0,
-	  "module, name, value" },
+	  "module, name, value", NULL },
 	{ "modules", "name", 0,
-	  "name, size, refcnt, used_by, state, version, srcversion" },
+	  "name, size, refcnt, used_by, state, version, srcversion", NULL },
 	{ "netdevs", "name", 0,
 	  "name, ibdev, port, mtu, operstate, carrier, speed, address, type, "
-	  "driver, driver_version, fw_version, bus_info, master" },
+	  "driver, driver_version, fw_version, bus_info, master", NULL },
 	{ "pci_acs", "addr", 0,
 	  "addr, cap, ctrl, src_valid, trans_blk, req_redir, cmplt_redir, "
-	  "upstream_fwd, egress_ctrl, direct_trans, offset" },
+	  "upstream_fwd, egress_ctrl, direct_trans, offset", NULL },
 	{ "pci_functions", "addr", 0,
 	  "addr, vendor, device, class, subsys_vendor, subsys_device, kind, "
 	  "parent_addr, driver, numa_node, iommu_group, cur_link_speed, "
 	  "cur_link_width, max_link_speed, max_link_width, config_bytes, "
 	  "lnkcap_speed, lnkcap_width, lnksta_speed, lnksta_width, "
-	  "pcie_port_type, path, lnkcap2, ibdev" },
+	  "pcie_port_type, path, lnkcap2, ibdev", NULL },
 	{ "pfc", "netdev", 0,
-	  "netdev, status, pfc_cap, pfc_en, delay, mbc, dcbx, trust" },
+	  "netdev, status, pfc_cap, pfc_en, delay, mbc, dcbx, trust", NULL },
 	{ "ports", "ibdev, port", 0,
 	  "ibdev, port, state, state_text, phys_state, phys_state_text, "
 	  "link_layer, rate, rate_gbps, width, speed, lid, sm_lid, lmc, "
-	  "sm_sl, cap_mask, max_mtu, active_mtu, gid_tbl_len, netdev" },
+	  "sm_sl, cap_mask, max_mtu, active_mtu, gid_tbl_len, netdev", NULL },
 	{ "rdma_cdevs", "name", 0,
-	  "name, class, ibdev, port, dev, path" },
+	  "name, class, ibdev, port, dev, path", NULL },
 	{ "fingerprint_attrs", "attr", 1,
-	  "attr, grp, value, path" },
+	  "attr, grp, value, path", NULL },
+	ORDERED("klog", "seq, ts_us, prio, device, text, category",
+		"seq INTEGER, ts_us INTEGER, prio INTEGER, device TEXT, text "
+		"TEXT NOT NULL, category TEXT"),
+	ORDERED("limits", "who, item, domain, type, value, path",
+		"who TEXT NOT NULL, item TEXT NOT NULL, domain TEXT, type TEXT, "
+		"value TEXT, path TEXT"),
+	ORDERED("environment", "who, name, value",
+		"who TEXT NOT NULL, name TEXT NOT NULL, value TEXT"),
 };
 
 #define NROW (sizeof(rowtabs) / sizeof(rowtabs[0]))
@@ -120,6 +137,8 @@ static int stage_rowtab(sqlite3 *db, const struct rowtab *t)
 	sqlite3_stmt *st;
 	int rc = -1;
 
+	if (t->stage)
+		return db_run(db, t->stage);
 	st = db_query(db, "SELECT replace(replace(replace(sql, 'CREATE TABLE "
 		      "' || ?1 || '_rows (', 'CREATE TEMP TABLE IF NOT EXISTS s_' "
 		      "|| ?1 || ' ('), 'set_id INTEGER NOT NULL REFERENCES "
@@ -449,9 +468,10 @@ static int store_rowtab(sqlite3 *db, const struct rowtab *t, int64_t bid)
 			return error("database: %s", sqlite3_errmsg(db));
 		id = sqlite3_last_insert_rowid(db);
 		snprintf(sql, sizeof(sql), "INSERT INTO main.%s_rows (set_id, "
-			 "%s) SELECT ?, %s FROM temp.s_%s WHERE bundle_id = ? "
-			 "ORDER BY %s", t->view, t->cols, t->cols, t->view,
-			 row_order(t));
+			 "%s%s) SELECT ?, %s%s FROM temp.s_%s WHERE bundle_id = ? "
+			 "ORDER BY %s", t->view, t->stage ? "pos, " : "", t->cols,
+			 t->stage ? "row_number() OVER (ORDER BY rowid), " : "",
+			 t->cols, t->view, row_order(t));
 		if (db_exec(db, sql, "ii", id, bid) < 0)
 			return -1;
 	}
@@ -565,14 +585,17 @@ static int merge_rowtabs(sqlite3 *db)
 	for (i = 0; i < NROW; i++) {
 		const struct rowtab *t = &rowtabs[i];
 
+		const char *pos = t->stage ? "pos, " : "";
+
 		snprintf(sql, sizeof(sql), "INSERT INTO main.%s_rows (set_id, "
-			 "%s) SELECT nid, %s FROM (SELECT n.id AS nid, %s AS "
+			 "%s%s) SELECT nid, %s%s FROM (SELECT n.id AS nid, %s AS "
 			 "rid, r.* FROM src.%s_rows r JOIN src.row_sets s ON s.id "
 			 "= r.set_id JOIN main.row_sets n ON n.tbl = s.tbl AND "
 			 "n.digest = s.digest WHERE s.tbl = '%s' AND NOT EXISTS "
 			 "(SELECT 1 FROM main.%s_rows x WHERE x.set_id = n.id)) "
-			 "ORDER BY nid, rid", t->view, t->cols, t->cols,
-			 t->keyed ? "NULL" : "r.rowid", t->view, t->view, t->view);
+			 "ORDER BY nid, rid", t->view, pos, t->cols, pos, t->cols,
+			 t->keyed || t->stage ? "NULL" : "r.rowid", t->view,
+			 t->view, t->view);
 		if (db_run(db, sql) < 0)
 			return -1;
 	}
@@ -583,25 +606,43 @@ static int merge_rowtabs(sqlite3 *db)
 		      "s.tbl AND n.digest = s.digest");
 }
 
-/* bundle bid's rows of the table before 012 (T) into its staging
- * table: cols, bundle_id first or not (add it); a rowid table's in the
- * order they were written (the counter tables were WITHOUT ROWID: their
- * key order is their order) */
-static int stage_old(sqlite3 *db, const char *view, const char *cols,
-		     int64_t bid, int rowid)
+/* the name of the table a migration's step reads: 012's are the old
+ * tables, 014's were renamed T_before by its SQL */
+static const char *old_name(const char *view, int n, char *out, size_t len)
 {
-	char sql[1024];
+	snprintf(out, len, "%s%s", view, n == 14 ? "_before" : "");
+	return out;
+}
+
+/* bundle bid's rows of the table before migration n (T) into its
+ * staging table: cols, bundle_id first or not (add it); a rowid table's
+ * in the order they were written (the counter tables were WITHOUT
+ * ROWID: their key order is their order) */
+static int stage_old(sqlite3 *db, const char *view, const char *cols,
+		     int64_t bid, int rowid, int n)
+{
+	char sql[1024], old[64];
 	const char *b = strncmp(cols, "bundle_id,", 10) ? "bundle_id, " : "";
 
 	snprintf(sql, sizeof(sql), "INSERT INTO temp.s_%s (%s%s) SELECT %s%s "
 		 "FROM main.%s WHERE bundle_id = ?%s", view, b, cols, b,
-		 cols, view, rowid ? " ORDER BY rowid" : "");
+		 cols, old_name(view, n, old, sizeof(old)),
+		 rowid ? " ORDER BY rowid" : "");
 	return db_exec(db, sql, "i", bid);
 }
 
-int store_upgrade(sqlite3 *db)
+/* whether migration n made table i (families, then rowtabs) shared:
+ * 012 the counter tables and the rowtabs without `stage`, 014 those */
+static int moved(size_t i, int n)
 {
-	char sql[128];
+	if (i < NFAM)
+		return n == 12;
+	return rowtabs[i - NFAM].stage ? n == 14 : n == 12;
+}
+
+int store_upgrade(sqlite3 *db, int n)
+{
+	char sql[128], old[64];
 	sqlite3_stmt *st;
 	size_t i;
 	int rc = 0;
@@ -615,18 +656,24 @@ int store_upgrade(sqlite3 *db)
 		int64_t bid = sqlite3_column_int64(st, 0);
 
 		for (i = 0; i < NFAM && !rc; i++)
-			rc = stage_old(db, families[i].view, families[i].cols,
-				       bid, 0);
+			if (moved(i, n))
+				rc = stage_old(db, families[i].view,
+					       families[i].cols, bid, 0, n);
 		for (i = 0; i < NROW && !rc; i++)
-			rc = stage_old(db, rowtabs[i].view, rowtabs[i].cols, bid,
-				       !rowtabs[i].keyed);
+			if (moved(NFAM + i, n))
+				rc = stage_old(db, rowtabs[i].view,
+					       rowtabs[i].cols, bid,
+					       !rowtabs[i].keyed, n);
 		if (!rc)
 			rc = store_bundle(db, bid);
 	}
 	db_done(st);
 	for (i = 0; i < NFAM + NROW && !rc; i++) {
-		snprintf(sql, sizeof(sql), "DROP TABLE main.%s", i < NFAM ?
-			 families[i].view : rowtabs[i - NFAM].view);
+		if (!moved(i, n))
+			continue;
+		snprintf(sql, sizeof(sql), "DROP TABLE main.%s",
+			 old_name(i < NFAM ? families[i].view :
+				  rowtabs[i - NFAM].view, n, old, sizeof(old)));
 		rc = db_run(db, sql);
 	}
 	return rc;

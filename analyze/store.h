@@ -33,10 +33,11 @@ int store_staged(sqlite3 *db, const char *table);
 int store_merge(sqlite3 *db);
 /* whether merge's generic copy must leave table t to store_merge */
 int store_is_shared(const char *t);
-/* right after migration 012 made the storage: the rows of the tables it
- * replaces stored anew and those tables dropped, for 013's views to take
- * their names (inside the migrations' transaction) */
-int store_upgrade(sqlite3 *db);
+/* right after migration n (012, 014) made the storage: the rows of the
+ * tables it replaces stored anew and those tables dropped (012: for
+ * 013's views to take their names; 014 renamed them T_before and made
+ * its views), inside the migrations' transaction */
+int store_upgrade(sqlite3 *db, int n);
 
 /* Remove the shared rows no bundle refers to (key sets of the counter
  * tables).  Call it after deleting bundles' evidence (the rows of every

@@ -42,9 +42,12 @@ WITH d AS (SELECT c.bundle_id, c.netdev, 'prio' AS how, sum(c.value) AS v, sum(
 		> 0 AND NOT EXISTS (SELECT 1
 		FROM netdev_stats x
 		WHERE x.bundle_id = c.bundle_id AND x.netdev = c.netdev AND
-			x.source = 'ethtool' AND (x.name GLOB
-				'rx_prio[0-7]_pause_duration' OR x.name =
-				'rx_global_pause_duration'))
+			x.source = 'ethtool' AND x.name GLOB
+			'rx_prio[0-7]_pause_duration') AND NOT EXISTS (SELECT 1
+		FROM netdev_stats x
+		WHERE x.bundle_id = c.bundle_id AND x.netdev = c.netdev AND
+			x.source = 'ethtool' AND x.name =
+			'rx_global_pause_duration')
 	UNION ALL
 	SELECT c.bundle_id, c.netdev, 'rate', 0, sum(c.value), 1000,
 		group_concat(c.name || ' ' || c.value || '/s', ', ')

@@ -72,6 +72,9 @@ for (t,) in c.execute("SELECT name FROM sqlite_master WHERE (type = 'table' "
                 continue
             if k == "set_id":
                 v = set_of(t, v)
+            elif k == "rowid":
+                # schema/014's views: (bundle_id << 32) + the row's place
+                v = "%s %d" % (sha.get(v >> 32, "?%s" % (v >> 32)), v & 0xffffffff)
             elif k == "bundle_id":
                 v = sha.get(v, "?%s" % v)
             elif k == "node_id":
