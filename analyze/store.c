@@ -224,10 +224,40 @@ static void hash_col(struct sha256_ctx *c, sqlite3_stmt *st, int i)
 	}
 }
 
-/* a staged counter row's value columns: value, value2, interval_ms */
+/* a staged counter row's value columns: value, value2, interval_ms; an
+ * integer or NULL held in place (all a loader writes), anything else a
+ * copy of the value (a bundle of 200,000 counters held 600,000 copies) */
 struct vals {
-	sqlite3_value *v[3];
+	int64_t i[3];
+	sqlite3_value *o[3];
+	unsigned char t[3];	/* SQLITE_INTEGER, SQLITE_NULL or other */
 };
+
+static void vals_set(struct vals *r, int k, sqlite3_value *v)
+{
+	r->t[k] = (unsigned char)sqlite3_value_type(v);
+	r->o[k] = NULL;
+	if (r->t[k] == SQLITE_INTEGER)
+		r->i[k] = sqlite3_value_int64(v);
+	else if (r->t[k] != SQLITE_NULL)
+		r->o[k] = sqlite3_value_dup(v);
+}
+
+/* value k of r is the integer x */
+static int vals_is(const struct vals *r, int k, int64_t x)
+{
+	return r->t[k] == SQLITE_INTEGER && r->i[k] == x;
+}
+
+static void vals_bind(sqlite3_stmt *st, int col, const struct vals *r, int k)
+{
+	if (r->t[k] == SQLITE_INTEGER)
+		sqlite3_bind_int64(st, col, r->i[k]);
+	else if (r->t[k] == SQLITE_NULL)
+		sqlite3_bind_null(st, col);
+	else
+		sqlite3_bind_value(st, col, r->o[k]);
+}
 
 static void vals_free(struct vals *v, int64_t n)
 {
@@ -236,7 +266,7 @@ static void vals_free(struct vals *v, int64_t n)
 
 	for (i = 0; v && i < n; i++)
 		for (k = 0; k < 3; k++)
-			sqlite3_value_free(v[i].v[k]);
+			sqlite3_value_free(v[i].o[k]);
 	free(v);
 }
 
@@ -279,8 +309,8 @@ static int64_t key_digest(sqlite3 *db, const struct family *f,
 			*vals = xrealloc(*vals, alloc * sizeof(**vals));
 		}
 		for (i = 0; i < 3; i++)
-			(*vals)[n].v[i] = sqlite3_value_dup(sqlite3_column_value(st,
-							    nk + i));
+			vals_set(&(*vals)[n], i, sqlite3_column_value(st,
+								     nk + i));
 		n++;
 	}
 	db_done(st);
@@ -339,9 +369,8 @@ static int64_t implied_interval(const struct vals *v, int64_t n)
 	int64_t i, k = 0, best = -1, run = 0, most = 0;
 
 	for (i = 0; i < n; i++)
-		if (sqlite3_value_type(v[i].v[1]) != SQLITE_NULL &&
-		    sqlite3_value_type(v[i].v[2]) == SQLITE_INTEGER)
-			iv[k++] = sqlite3_value_int64(v[i].v[2]);
+		if (v[i].t[1] != SQLITE_NULL && v[i].t[2] == SQLITE_INTEGER)
+			iv[k++] = v[i].i[2];
 	qsort(iv, (size_t)k, sizeof(*iv), cmp_i64);
 	for (i = 0; i < k; i++) {
 		run = i && iv[i] == iv[i - 1] ? run + 1 : 1;
@@ -358,17 +387,11 @@ static int64_t implied_interval(const struct vals *v, int64_t n)
  * bundle's interval when read twice, else both NULL) */
 static int implied(const struct vals *r, int64_t ims)
 {
-	sqlite3_value *const *v = r->v;
-
-	if (sqlite3_value_type(v[0]) != SQLITE_INTEGER ||
-	    sqlite3_value_int64(v[0]) != 0)
+	if (!vals_is(r, 0, 0))
 		return 0;
-	if (sqlite3_value_type(v[1]) == SQLITE_NULL)
-		return sqlite3_value_type(v[2]) == SQLITE_NULL;
-	return sqlite3_value_type(v[1]) == SQLITE_INTEGER &&
-	       sqlite3_value_int64(v[1]) == 0 && ims >= 0 &&
-	       sqlite3_value_type(v[2]) == SQLITE_INTEGER &&
-	       sqlite3_value_int64(v[2]) == ims;
+	if (r->t[1] == SQLITE_NULL)
+		return r->t[2] == SQLITE_NULL;
+	return vals_is(r, 1, 0) && ims >= 0 && vals_is(r, 2, ims);
 }
 
 static int store_family(sqlite3 *db, const struct family *f, int64_t bid)
@@ -397,7 +420,7 @@ static int store_family(sqlite3 *db, const struct family *f, int64_t bid)
 			continue;
 		st = db_query(db, sql, "ii", bid, i + 1);
 		for (k = 0; k < 3; k++)
-			sqlite3_bind_value(st, 3 + k, v[i].v[k]);
+			vals_bind(st, 3 + k, &v[i], k);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = error("database: %s", sqlite3_errmsg(db));
 		db_done(st);
