@@ -579,18 +579,45 @@ def run_real(n, args, tmp, times, rc_dir):
 
 
 # ------------------------------------------------------------ derived nodes
+def find_all(raw, pat):
+	"""where bytes.replace() would replace pat in raw: non-overlapping,
+	left to right"""
+	out, i = [], raw.find(pat)
+	while i >= 0:
+		out.append(i)
+		i = raw.find(pat, i + len(pat))
+	return out
+
+
 def derive(args, jobs):
-	"""jobs: (template tar bytes key, node, snap, time, template file)"""
+	"""jobs: (node, snap, time, template file, template tar bytes).
+
+	Every replacement is of the same length, so where the template's
+	identity sits in a template bundle is found once per bundle and each
+	derived node's bytes are written at those places: scanning the 4 MB
+	tar for 14 strings per derived bundle held the GIL and made 2,200
+	bundles a minute."""
+	places = {}
+
+	def where(tpl, tf, raw):
+		key = (tpl.name, tf)
+		if key not in places:
+			pats = [a for a, _ in addr_pairs(tpl.cls, tpl.idx, tpl.idx)]
+			pats += [tpl.name.encode(), tpl.machine_id.encode(),
+				 ident(args.seed, tpl.name, "boot_id").encode()]
+			places[key] = [find_all(raw, a) for a in pats]
+		return places[key]
+
 	def one(job):
 		n, s, t, tf, raw = job
 		tpl = n.template
-		d = raw
-		for a, b in addr_pairs(n.cls, tpl.idx, n.idx):
-			d = d.replace(a, b)
-		d = (d.replace(tpl.name.encode(), n.name.encode())
-		     .replace(tpl.machine_id.encode(), n.machine_id.encode())
-		     .replace(ident(args.seed, tpl.name, "boot_id").encode(),
-			      ident(args.seed, n.name, "boot_id").encode()))
+		news = [b for _, b in addr_pairs(n.cls, tpl.idx, n.idx)]
+		news += [n.name.encode(), n.machine_id.encode(),
+			 ident(args.seed, n.name, "boot_id").encode()]
+		d = bytearray(raw)
+		for b, at in zip(news, where(tpl, tf, raw)):
+			for i in at:
+				d[i:i + len(b)] = b
 		f = tf.replace(tpl.name, n.name, 1)
 		subprocess.run(["zstd", "-q", "-f", "-%d" % args.level, "-o",
 				os.path.join(args.out, "bundles", f)], input=d, check=True)
