@@ -37,8 +37,6 @@ keep=${KEEP:-}
 
 now_ms() { date +%s%3N; }
 # stat FILE: "wall_ms maxrss_kib status" of a runstat line
-stat_of() { sed -n 's/^runstat: wall_ms=\([0-9]*\) maxrss_kib=\([0-9]*\) status=\([0-9]*\).*/\1 \2 \3/p' "$1" | tail -1; }
-verdict_lt() { if [ "$1" -lt "$2" ]; then echo ok; else echo "over target"; fi; }
 verdict_ge() { if [ "$1" -ge "$2" ]; then echo ok; else echo "under target"; fi; }
 
 # ---------------------------------------------------------- the bundles

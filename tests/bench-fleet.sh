@@ -32,33 +32,6 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdma-bench-fleet.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fleet=${FLEET_DIR:-$tmp/fleet}
 
-now_ms() { date +%s%3N; }
-stat_of() { sed -n 's/^runstat: wall_ms=\([0-9]*\) maxrss_kib=\([0-9]*\) status=\([0-9]*\).*/\1 \2 \3/p' "$1" | tail -1; }
-verdict_lt() { if [ "$1" -lt "$2" ]; then echo ok; else echo "over target"; fi; }
-RSS_MAX=0
-# timed NAME TARGET_MS CMD...: run, print one line, remember the RSS
-timed() {
-	name=$1 target=$2
-	shift 2
-	"$RUNSTAT" "$@" >"$tmp/out" 2>"$tmp/err"
-	# shellcheck disable=SC2046
-	set -- $(stat_of "$tmp/err")
-	ms=${1:-0} rss=${2:-0} st=${3:-?}
-	[ "$rss" -gt "$RSS_MAX" ] && RSS_MAX=$rss
-	if [ "$target" -gt 0 ]; then
-		printf '  %-34s %8s ms   (target < %s ms: %s; exit %s, %s MiB)\n' "$name" "$ms" \
-			"$target" "$(verdict_lt "$ms" "$target")" "$st" "$((rss / 1024))"
-	else
-		printf '  %-34s %8s ms   (exit %s, %s MiB)\n' "$name" "$ms" "$st" "$((rss / 1024))"
-	fi
-	case $st in 0|1|2) ;; *) head -3 "$tmp/err" | grep -v '^runstat' | sed 's/^/    /' ;; esac
-	LAST_MS=$ms
-	if [ "$target" -gt 0 ]; then
-		bench_row "fleet $nb" "$name" "$ms" ms "" "" "< $target ms" "$(verdict_lt "$ms" "$target")"
-	else
-		bench_row "fleet $nb" "$name" "$ms" ms
-	fi
-}
 # the subcommand is in this build's usage (an unknown word is a bundle name)
 has_cmd() { "$RA" --help 2>/dev/null | grep -q "rdma-analyze $1 "; }
 
@@ -69,6 +42,7 @@ if [ ! -f "$fleet/bundles.tsv" ]; then
 fi
 gen_ms=$(($(now_ms) - t0))
 nb=$(ls "$fleet/bundles" | wc -l)
+AREA="fleet $nb"
 nreal=$(grep -c '	real	' "$fleet/bundles.tsv")
 echo "rdma-analyze fleet benchmark: $NODES nodes x $SNAPS snapshots = $nb bundles ($nreal real collections, the rest derived; tests/genfleet.py), $CPUS CPUs"
 printf '  %-34s %8s ms\n' "making the fleet" "$gen_ms"
