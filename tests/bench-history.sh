@@ -18,7 +18,8 @@
 # history < 1 s, report < 10 s, peak RSS < 1 GiB.  The full scale also
 # prints what it would take at the measured rates (an estimate, labelled
 # so).  Prints figures; never fails on them (exit 0 unless a step itself
-# cannot run).  FLEET_DIR=DIR keeps (and reuses) the generated fleet.
+# cannot run).  FLEET_DIR=DIR keeps (and reuses) the generated fleet,
+# FLEET_DB=FILE keeps the fleet's database (a new file).
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-build}" && pwd) || exit 1
@@ -129,7 +130,8 @@ n1=$(ls "$tmp/first" | wc -l) n2=$(ls "$tmp/later" | wc -l)
 echo "fleet: $nn nodes x $((nb / (nn > 0 ? nn : 1))) snapshots = $nb bundles (tests/genfleet.py), $(nproc) CPUs"
 printf '  %-36s %8s ms\n' "making the fleet" "$gen_ms"
 
-db=$tmp/fleet.db
+db=${FLEET_DB:-$tmp/fleet.db}
+[ -e "$db" ] && { echo "bench-history: $db exists" >&2; exit 1; }
 timed "load, first snapshots ($n1)" 0 "$RA" load -q --db "$db" "$tmp/first"
 ms1=$LAST_MS
 timed "load, later snapshots ($n2)" 0 "$RA" load -q --db "$db" "$tmp/later"
