@@ -200,3 +200,17 @@ check_eq "diff with a node name but no --db: exit 4" "$?" 4
 printf 'not a bundle' >junk.rdma.tar.zst
 "$RA" diff "$a" junk.rdma.tar.zst >/dev/null 2>&1
 check_eq "diff with a bad bundle: exit 4" "$?" 4
+
+# the majority is "absent" (a NULL value, counted as a value of its own
+# by the majority's hash table): three nodes without rdma_ucm, one with it
+mkdir -p absent
+for i in 1 2 3; do
+	node "m0$i" $((20 + i))
+	"$INJ" module-missing "m0$i" rdma_ucm >/dev/null
+	collect "m0$i" absent
+done
+cp uniform/n04-*.rdma.tar.zst absent/
+findings absent/*.rdma.tar.zst >absent.out
+check "a module loaded where the majority lacks it: DRIVER_OUTLIER on that node" \
+	grep -qE '^n04 DRIVER_OUTLIER node \| n04: module\.rdma_ucm loaded \(3 other nodes: absent\)' absent.out
+check_eq "... and on no other node" "$(grep -c DRIVER_OUTLIER absent.out)" 1
