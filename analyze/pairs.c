@@ -16,8 +16,6 @@
 #define NOISE_HOST_RESULTS 8	/* results a host needs to count */
 #define MAX_PICKS 64		/* suspects at most: more is no diagnosis */
 #define MAX_WEAK 3		/* weak suspects at most */
-#define MAX_WEAK_LEFT 16	/* ... named only when this few failures are
-				 * left: beyond, they are the noise floor */
 #define ALT_MARGIN 2.0		/* log-likelihood: "nearly as well" */
 #define ALT_CANDIDATES 32
 #define ALT_PARTS 64		/* a coarse suspect's parts among them at most */
@@ -1136,17 +1134,17 @@ static int weak_picks(struct pmodel *pm, double e, int *set, int n)
 				g.cf[pm->oc[pm->obs[o].off + k]]--;
 		}
 	}
-	/* beyond a few failures left they are mostly noise: then only a
-	 * component no passing result crosses is worth naming (a ring with
-	 * noise: the host whose two pairs both failed).  Beside suspects, a
+	/* each on its evidence against the noise rate, however many
+	 * failures are left (a count of them as the noise floor named
+	 * nothing for a flaky fault at 20% of the pairs with noise, where
+	 * the Bayes rule names it).  Beside suspects, a
 	 * cleared part needs two of the failures: with one it is a coin
 	 * flip (a ring test fails, the hosts' other tests pass: either
 	 * host), a worse guess than any suspect, which it would follow in
 	 * a list cut at the number of faults; alone it is the best lead */
 	for (o = k = 0; o < pm->nobs; o++)
 		k += g.open[o];
-	w = greedy(pm, &g, -1, e, penalty(pm) / 2,
-		   k > MAX_WEAK_LEFT ? INT_MAX : n ? 2 : 1, set + n,
+	w = greedy(pm, &g, -1, e, penalty(pm) / 2, n ? 2 : 1, set + n,
 		   n + MAX_WEAK <= MAX_PICKS ? MAX_WEAK : MAX_PICKS - n);
 	/* failures and nothing named: the best of the components no passing
 	 * result clears, as the floor would (none when all are cleared) */
