@@ -16,10 +16,9 @@
 #define NOISE_HOST_RESULTS 8	/* results a host needs to count */
 #define MAX_PICKS 64		/* suspects at most: more is no diagnosis */
 #define MAX_WEAK 3		/* weak suspects at most */
-#define MAX_WEAK_LEFT 16	/* ... named only when this few failures are
-				 * left: beyond, they are the noise floor */
 #define ALT_MARGIN 2.0		/* log-likelihood: "nearly as well" */
 #define ALT_CANDIDATES 32
+#define ALT_PARTS 64		/* a coarse suspect's parts among them at most */
 #define SPLIT_BUDGET 200000	/* paths computed looking for a split test */
 #define NOISE_ROUNDS 6		/* noise re-estimates at most */
 #define NOISE_SETTLED 0.05	/* |log| change of the rate that ends them */
@@ -1135,17 +1134,17 @@ static int weak_picks(struct pmodel *pm, double e, int *set, int n)
 				g.cf[pm->oc[pm->obs[o].off + k]]--;
 		}
 	}
-	/* beyond a few failures left they are mostly noise: then only a
-	 * component no passing result crosses is worth naming (a ring with
-	 * noise: the host whose two pairs both failed).  Beside suspects, a
+	/* each on its evidence against the noise rate, however many
+	 * failures are left (a count of them as the noise floor named
+	 * nothing for a flaky fault at 20% of the pairs with noise, where
+	 * the Bayes rule names it).  Beside suspects, a
 	 * cleared part needs two of the failures: with one it is a coin
 	 * flip (a ring test fails, the hosts' other tests pass: either
 	 * host), a worse guess than any suspect, which it would follow in
 	 * a list cut at the number of faults; alone it is the best lead */
 	for (o = k = 0; o < pm->nobs; o++)
 		k += g.open[o];
-	w = greedy(pm, &g, -1, e, penalty(pm) / 2,
-		   k > MAX_WEAK_LEFT ? INT_MAX : n ? 2 : 1, set + n,
+	w = greedy(pm, &g, -1, e, penalty(pm) / 2, n ? 2 : 1, set + n,
 		   n + MAX_WEAK <= MAX_PICKS ? MAX_WEAK : MAX_PICKS - n);
 	/* failures and nothing named: the best of the components no passing
 	 * result clears, as the floor would (none when all are cleared) */
@@ -1300,6 +1299,51 @@ out:
 
 /* --- what is reported of each pick --- */
 
+/* for a coarse suspect (a switch, a host), its parts a failing result
+ * crosses, most failures first, but those in the set (in) or already
+ * among its equivalents and alternatives: the set of its parts explains
+ * its failures as the whole does (two links of a spine failing on a
+ * ring, where one suspect is cheaper than two), so when the best subset
+ * of its parts in its place scores nearly as well as the set (base, the
+ * same costs), each failing part is a candidate beside it: the subset's
+ * and those too weak to join it.  At most ALT_PARTS; the count, into
+ * alt */
+static int coarse_parts(struct pmodel *pm, const struct psuspect *s,
+			const char *in, const int *set, int nset, double e,
+			double base, int *alt)
+{
+	int part[ALT_PARTS], n, i, k, w = 0, x, *tmp;
+	double ps;
+
+	if (pm->comp[s->comp].kind != PC_SWITCH &&
+	    pm->comp[s->comp].kind != PC_NODE)
+		return 0;
+	tmp = xmalloc((MAX_PICKS + 1) * sizeof(*tmp));
+	ps = best_parts(pm, set, nset, s->comp, e, tmp, &n);
+	free(tmp);
+	if (ps == -HUGE_VAL || ps < base - ALT_MARGIN)
+		return 0;
+	n = failing_parts(pm, s->comp, part, ALT_PARTS);
+	for (i = 0; i < n; i++) {
+		if (in[part[i]])
+			continue;
+		for (k = 0; k < s->nequiv && s->equiv[k] != part[i]; k++)
+			;
+		if (k < s->nequiv)
+			continue;
+		for (k = 0; k < s->nalt && s->alt[k] != part[i]; k++)
+			;
+		if (k < s->nalt)
+			continue;
+		/* most failures first; stable for equal counts */
+		for (x = w++; x > 0 &&
+		     pm->fail_n[alt[x - 1]] < pm->fail_n[part[i]]; x--)
+			alt[x] = alt[x - 1];
+		alt[x] = part[i];
+	}
+	return w;
+}
+
 /* alternatives and equivalents of suspect s among the components sharing
  * its failing observations; in is the set's mask, base its score */
 static void find_alternatives(struct pmodel *pm, struct psuspect *s,
@@ -1313,7 +1357,7 @@ static void find_alternatives(struct pmodel *pm, struct psuspect *s,
 
 	ncand = sharing(pm, c, in, ov, cand);
 	s->equiv = xmalloc(((size_t)ncand + 1) * sizeof(int));
-	s->alt = xmalloc(((size_t)ncand + 1) * sizeof(int));
+	s->alt = xmalloc(((size_t)ncand + ALT_PARTS + 1) * sizeof(int));
 	for (i = 0; i < ncand; i++) {
 		int same;
 
@@ -1335,6 +1379,9 @@ static void find_alternatives(struct pmodel *pm, struct psuspect *s,
 			s->alt[s->nalt++] = d;
 		}
 	}
+	if (m == PM_BEST)
+		s->nalt += coarse_parts(pm, s, in, set, n, e, base,
+					s->alt + s->nalt);
 	free(ov);
 	free(cand);
 }

@@ -35,8 +35,10 @@ fabric: a host's only cable and the host, a cable and its directions).
   split       of the cases whose answer is ambiguous, those with a
               suggested next pair test
 The floor (floor.py) is four textbook methods beside the engine, scored
-the same way; the table's floor column is the strongest of them per row
-and figure.  --bayes adds the Bayes rule of the harness's model
+the same way; the table's strict column is issue 21's floor (Boolean
+tomography and greedy set cover), the one target F holds the engine to,
+its floor column the strongest of the four per row and figure, and <4
+the engine's figures below that one (information).  --bayes adds the Bayes rule of the harness's model
 (bayes.py): its top-1 on single-fault rows, its expected top-1 and
 recall at k on every row (sampled for two and three faults).  Beside
 each row, issue 21's targets.  Deterministic for a seed: case i of a shape uses its own generator,
@@ -299,8 +301,10 @@ def score(setup, case, answer):
 TARGETS = """\
 targets (issue 21; B and FL need --bayes):
   B   single fault: top-1 >= the Bayes rule's expected top-1 - 0.02
-  F   never below the floor (the strongest of its variants) in top-1,
-      precision or recall
+  F   never below the floor (issue 21's: Boolean tomography and greedy
+      set cover, floor.py's strict variant) in top-1, precision or recall;
+      "<4": the figures (t top-1, p precision, r recall) below the
+      strongest of the four variants (the floor column), information only
   FL  flaky faults, all pairs or 20%: recall at k >= 0.90, or within
       0.03 of the Bayes rule's expected recall at k
   R   ring: every fault among the candidates in >= 0.90 of the cases,
@@ -325,8 +329,17 @@ def bayes_of(results, shape, rows):
             sum(x[1] for x in b) / len(b), sum(x[2] for x in b) / len(b))
 
 
+def below(m, floor):
+    """the figures of M below FLOOR's: t top-1, p precision (where the
+    floor named something), r recall; "" none"""
+    return (("t" if m["top1"] < floor["top1"] else "") +
+            ("p" if floor["reported"] and m["prec"] < floor["prec"] else "") +
+            ("r" if m["rec"] < floor["rec"] else ""))
+
+
 def targets(row, m, floor, bay=None):
-    """the targets a row has and the ones it misses: (names, missed)"""
+    """the targets a row has and the ones it misses: (names, missed);
+    FLOOR is the target floor's metrics (strict), or None"""
     k, cov, noise, mode = row
     have, miss = [], []
 
@@ -339,8 +352,7 @@ def targets(row, m, floor, bay=None):
     if floor is not None:
         # an empty answer has no false positive: the floor's precision
         # counts only where it named something
-        need("F", m["top1"] >= floor["top1"] and m["rec"] >= floor["rec"] and
-             (not floor["reported"] or m["prec"] >= floor["prec"]))
+        need("F", not below(m, floor))
     if mode == "flaky" and cov != "ring" and bay:
         need("FL", m["rec"] >= 0.90 or m["rec"] >= bay[2] - 0.03)
     if cov == "ring":
@@ -387,8 +399,19 @@ def mget(results, shape, rows, m):
 
 
 def floor_of(methods):
-    return ("floor" if "floor" in methods else
+    """the method F is scored against: issue 21's floor, floor.py's
+    strict variant, when the floor ran; else the engine's tomography"""
+    return ("strict" if "floor" in methods else
             "tomography" if "tomography" in methods else None)
+
+
+def columns(methods):
+    """the table's methods: the floor as its strict variant (the target)
+    and the strongest of its variants (floor, information)"""
+    out = []
+    for m in methods:
+        out += ["strict", "floor"] if m == "floor" else [m]
+    return out
 
 
 def bay_cells(b):
@@ -404,6 +427,8 @@ def table(results, methods, shape):
     (--bayes): its top-1 (one fault), expected top-1 and recall at k"""
     lines = []
     bay = any(k[2] == "bayes" and k[0] == shape for k in results)
+    strongest = "floor" in methods
+    methods = columns(methods)
     head = "%-6s %-5s %-5s %-5s %4s" % ("faults", "cov", "noise", "mode", "n")
     for m in methods:
         head += " | %-10s %5s %5s %5s" % (m, "top1", "prec", "rec")
@@ -411,6 +436,8 @@ def table(results, methods, shape):
             head += " %5s %5s" % ("found", "split")
     if bay:
         head += " | %5s %7s %6s" % ("bayes", "E[top1]", "E[R@k]")
+    if strongest:
+        head += " | %3s" % "<4"
     head += " | targets"
     lines.append(head)
     lines.append("-" * len(head))
@@ -432,6 +459,8 @@ def table(results, methods, shape):
         b = bayes_of(results, shape, [row])
         if bay:
             line += bay_cells(b)
+        if strongest:
+            line += " | %3s" % (below(per[methods[0]], per["floor"]) or "-")
         have, miss = targets(row, per[methods[0]],
                              per[floor] if floor and methods[0] != floor else None, b)
         if miss:
@@ -449,6 +478,8 @@ def summary(results, methods, shapes):
     hard-fault target (H) of the shape"""
     floor = floor_of(methods)
     shown = [methods[0]] + ([floor] if floor and floor != methods[0] else [])
+    if "floor" in methods:
+        shown.append("floor")
     head = "%-6s %-6s %-5s %-5s %5s" % ("shape", "faults", "mode", "cov", "n")
     for m in shown:
         head += " | %-10s %5s %5s %5s" % (m, "top1", "prec", "rec")
@@ -473,7 +504,7 @@ def summary(results, methods, shapes):
                              " | %7s %6s" % ("-", "-"))
                     lines.append(line)
         # the targets over the shape's rows
-        miss, nrows = {}, 0
+        miss, nrows, below4 = {}, 0, 0
         for row in ROWS:
             e = mget(results, sh.name, [row], methods[0])
             if not e:
@@ -482,6 +513,8 @@ def summary(results, methods, shapes):
             f = mget(results, sh.name, [row], floor) if floor and floor != methods[0] else None
             for t in targets(row, e, f, bayes_of(results, sh.name, [row]))[1]:
                 miss[t] = miss.get(t, 0) + 1
+            if "floor" in methods and below(e, mget(results, sh.name, [row], "floor")):
+                below4 += 1
         hard = mget(results, sh.name, [r for r in ROWS if r[3] == "hard" and
                                        r[1] != "ring"], methods[0])
         h = ""
@@ -489,8 +522,11 @@ def summary(results, methods, shapes):
             h = "; H (hard, all and 20%%: top-1 %.3f, recall %.3f) %s" % (
                 hard["top1"], hard["rec"],
                 "ok" if hard["top1"] >= 0.98 and hard["rec"] >= 0.97 else "MISSES")
-        lines.append("%s: rows missing a target (of %d): %s%s" % (
-            sh.name, nrows, ", ".join("%s %d" % x for x in sorted(miss.items())) or "none", h))
+        s4 = ("; below the strongest floor variant (<4, information): %d" % below4
+              if "floor" in methods else "")
+        lines.append("%s: rows missing a target (of %d): %s%s%s" % (
+            sh.name, nrows, ", ".join("%s %d" % x for x in sorted(miss.items())) or "none",
+            h, s4))
     return "\n".join(lines)
 
 
