@@ -213,7 +213,6 @@ struct tally {
 	uint64_t h;
 	size_t len;
 	int64_t n;
-	int has_value;		/* a (k, attr, value) tally */
 	unsigned char key[];	/* k, attr, [value]: each its length, bytes */
 };
 
@@ -247,8 +246,7 @@ static void tally_grow(struct tallies *t)
 }
 
 /* count one (k, attr) or (k, attr, value) key */
-static struct tally *tally_add(struct tallies *t, const unsigned char *key,
-			       size_t len, int has_value)
+static void tally_add(struct tallies *t, const unsigned char *key, size_t len)
 {
 	uint64_t h = fnv1a(FNV1A_INIT, key, len);
 	struct tally *x;
@@ -258,7 +256,7 @@ static struct tally *tally_add(struct tallies *t, const unsigned char *key,
 			if (x->h == h && x->len == len &&
 			    !memcmp(x->key, key, len)) {
 				x->n++;
-				return x;
+				return;
 			}
 	if (t->n >= t->nb)
 		tally_grow(t);
@@ -266,12 +264,10 @@ static struct tally *tally_add(struct tallies *t, const unsigned char *key,
 	x->h = h;
 	x->len = len;
 	x->n = 1;
-	x->has_value = has_value;
 	memcpy(x->key, key, len);
 	x->next = t->b[h % t->nb];
 	t->b[h % t->nb] = x;
 	t->n++;
-	return x;
 }
 
 static struct tally *tally_find(const struct tallies *t,
@@ -348,11 +344,11 @@ static int fleet_majority(sqlite3 *db, const char *grp)
 		}
 		key_put(key, &at, k, kn);
 		key_put(key, &at, at_, an);
-		tally_add(&tot, key, at, 0);
+		tally_add(&tot, key, at);
 		/* NULL (known absent) is a value of its own */
 		key[at++] = v ? 1 : 0;
 		key_put(key, &at, v, v ? vn : 0);
-		tally_add(&vals, key, at, 1);
+		tally_add(&vals, key, at);
 	}
 	db_done(st);
 	ins = db_query(db, "INSERT INTO fleet_major VALUES (?1, ?2, ?3, ?4)",
