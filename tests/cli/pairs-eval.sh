@@ -113,6 +113,14 @@ check_eq "the Bayes rule beside every case (216), its own answer on the single-f
 log = json.load(open(sys.argv[1]))
 print(sum("bayes" in e for e in log), sum(e["bayes"]["top1"] is not None for e in log),
       all(0 < e["bayes"]["erk"] <= e["bayes"]["etop1"] + 1e-9 <= 1 + 1e-9 for e in log))' shapes.json)" "216 72 True"
+check_eq "every answer scored in expectation too, none expecting more than the Bayes rule's own" \
+	"$(python3 -c 'import json, sys
+log = json.load(open(sys.argv[1]))
+ms = ("best", "strict", "cover", "score", "vote")
+x = [(e[m], e["bayes"], len(e["faults"])) for e in log for m in ms]
+print(len(x), all(0 <= a["e_top1"] <= b["etop1"] + 1e-4 and
+                  0 <= a["e_correct"] / k <= b["erk"] + 1e-4 for a, b, k in x),
+      sum(a["e_top1"] < b["etop1"] - 1e-4 for a, b, k in x) > 0)' shapes.json)" "1080 True True"
 
 # the multi-fault sampler against exact sums over every set (s2, minhop)
 python3 "$TOP/tests/pairs-eval/bayes.py" --build "$BUILD" --cache "$T/cache" \

@@ -378,15 +378,38 @@ def _lmean(l):
     return m + math.log(sum(math.exp(x - m) for x in l) / len(l))
 
 
-def bound(setup, case, row, sweeps=SWEEPS, burn=BURN, seed=0):
-    """(expected top-1, expected recall at k) of the Bayes rule on CASE:
-    the largest marginal, the k largest summed over k"""
+def marginals(setup, case, row, sweeps=SWEEPS, burn=BURN, seed=0):
+    """every class's marginal posterior (the probability that it is one
+    of the faults) on CASE: exact for one fault, sampled for more"""
     if not hasattr(setup, "prior"):
         setup.prior = prior(setup)
-    mp, _ = Multi(setup, case, row).run(sweeps, burn, random.Random(seed))
+    if row[0] == 1:
+        return posterior(setup, case, row)[3]
+    return Multi(setup, case, row).run(sweeps, burn, random.Random(seed))[0]
+
+
+def bound(setup, case, row, sweeps=SWEEPS, burn=BURN, seed=0, mp=None):
+    """(expected top-1, expected recall at k) of the Bayes rule on CASE:
+    the largest marginal, the k largest summed over k (of MP, the
+    marginals, when given)"""
+    if mp is None:
+        mp = marginals(setup, case, row, sweeps, burn, seed)
     top = sorted(mp.values(), reverse=True)
     k = row[0]
     return (top[0] if top else 0.0), sum(top[:k]) / k
+
+
+def expected(setup, case, ranked, mp):
+    """(expected top-1, expected count of faults named in the first k) of
+    a method's answer RANKED (model components, None for a name it
+    could not place) under the marginals MP: what the answer gets right
+    on average over every fault set the results allow, the figure the
+    Bayes rule's E[top1] and E[R@k] are of its own answer"""
+    sig = setup.sig
+    k = len(case["faults"])
+    top1 = mp.get(sig[ranked[0]], 0.0) if ranked and ranked[0] is not None else 0.0
+    named = {sig[c] for c in ranked[:k] if c is not None}
+    return top1, sum(mp.get(s, 0.0) for s in named)
 
 
 def main():
