@@ -1085,8 +1085,9 @@ static int cmp_double(const void *a, const void *b)
 
 /* the noise rate: the lower quartile of the hosts' failure rates (faults
  * raise some hosts' rates, noise all of them); too few hosts with enough
- * results to tell, the a-priori rate */
-static double noise_estimate(const struct pmodel *pm)
+ * results to tell (a ring: two results a host), the a-priori rate, and 0
+ * in *told */
+static double noise_estimate(const struct pmodel *pm, int *told)
 {
 	double *r = xmalloc(((size_t)pm->ncomp + 1) * sizeof(*r)), e;
 	int c, n = 0;
@@ -1097,7 +1098,8 @@ static double noise_estimate(const struct pmodel *pm)
 		if (pm->comp[c].kind == PC_NODE && all >= NOISE_HOST_RESULTS)
 			r[n++] = (double)pm->fail_n[c] / all;
 	}
-	if (n < NOISE_HOSTS) {
+	*told = n >= NOISE_HOSTS;
+	if (!*told) {
 		free(r);
 		return NOISE_START;
 	}
@@ -1511,7 +1513,8 @@ int pm_localize(struct pmodel *pm, enum pm_method m)
 	if (m == PM_TOMOGRAPHY) {
 		n = tomography(pm, set);
 	} else {
-		double e0 = noise_estimate(pm);
+		int told;
+		double e0 = noise_estimate(pm, &told);
 
 		/* from the hosts' rates; when their lower quartile is at
 		 * the floor it tells nothing (20% of the pairs: 12 results a
@@ -1520,9 +1523,12 @@ int pm_localize(struct pmodel *pm, enum pm_method m)
 		 * takes its results' noise with it, and the rate left
 		 * settles low enough to keep it.  Then the search starts
 		 * again from the rate of all results, and the set scoring
-		 * better at its own rate stays */
+		 * better at its own rate stays.  So too when the hosts have
+		 * too few results to tell (a ring at 5% noise: the a-priori
+		 * 1% lets a leaf switch take a cable's two failures and two
+		 * flipped outcomes) */
 		e = noise_rounds(pm, e0, set, &n);
-		if (e0 <= NOISE_MIN) {
+		if (e0 <= NOISE_MIN || !told) {
 			int *hi = xmalloc(MAX_PICKS * sizeof(*hi)), nh;
 			double eh;
 
