@@ -343,10 +343,9 @@ def bayes_of(results, shape, rows):
 def below(m, floor):
     """the figures of M below FLOOR's: t top-1, p precision (where the
     floor named something), r recall; "" none"""
-    eps = 1e-9  # expectations are sums of floats
-    return (("t" if m["top1"] < floor["top1"] - eps else "") +
-            ("p" if floor["reported"] and m["prec"] < floor["prec"] - eps else "") +
-            ("r" if m["rec"] < floor["rec"] - eps else ""))
+    return (("t" if m["top1"] < floor["top1"] else "") +
+            ("p" if floor["reported"] and m["prec"] < floor["prec"] else "") +
+            ("r" if m["rec"] < floor["rec"] else ""))
 
 
 def expect(m):
@@ -423,16 +422,10 @@ def mget(results, shape, rows, m):
     if not per:
         return None
     named = [x for x in per if x["reported"]] or per
-    out = {"n": per[0]["n"], "reported": max(x["reported"] for x in per),
-           "top1": max(x["top1"] for x in per), "rec": max(x["rec"] for x in per),
-           "prec": max(x["prec"] for x in named),
-           "found": max(x["found"] for x in per), "ambiguous": 0, "split": 1.0}
-    if all("E" in x for x in per):
-        out["E"] = {"top1": max(x["E"]["top1"] for x in per),
-                    "rec": max(x["E"]["rec"] for x in per),
-                    "prec": max(x["E"]["prec"] for x in named),
-                    "reported": out["reported"]}
-    return out
+    return {"n": per[0]["n"], "reported": max(x["reported"] for x in per),
+            "top1": max(x["top1"] for x in per), "rec": max(x["rec"] for x in per),
+            "prec": max(x["prec"] for x in named),
+            "found": max(x["found"] for x in per), "ambiguous": 0, "split": 1.0}
 
 
 def floor_of(methods):
