@@ -936,13 +936,10 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* the k-th smallest (from 0) of v[0..n), sorted, and z copies of c */
-static double kth(const double *v, size_t n, double c, size_t z, size_t k)
+/* the k-th smallest (from 0) of sorted v[] and z copies of c, of which
+ * below values of v[] are smaller than c */
+static double kth(const double *v, size_t below, double c, size_t z, size_t k)
 {
-	size_t below = 0;
-
-	while (below < n && v[below] < c)
-		below++;
 	if (k < below)
 		return v[k];
 	if (k < below + z)
@@ -953,11 +950,14 @@ static double kth(const double *v, size_t n, double c, size_t z, size_t k)
 /* the median of v[0..n), sorted, and z copies of c */
 static double median_with(const double *v, size_t n, double c, size_t z)
 {
-	size_t all = n + z;
+	size_t all = n + z, below = 0;
 
+	while (below < n && v[below] < c)
+		below++;
 	if (all % 2)
-		return kth(v, n, c, z, all / 2);
-	return (kth(v, n, c, z, all / 2 - 1) + kth(v, n, c, z, all / 2)) / 2;
+		return kth(v, below, c, z, all / 2);
+	return (kth(v, below, c, z, all / 2 - 1) +
+		kth(v, below, c, z, all / 2)) / 2;
 }
 
 /* a group of peers (one counter of one port, one class): n samples, the
