@@ -27,6 +27,9 @@
 #include "rules.h"
 #include "util.h"
 
+#define UNEXPLAINED_TEXT 8	/* unexplained results the text lists */
+#define UNEXPLAINED_COMPS 4	/* components of each it names */
+
 static const char *const kind_names[PC_NKINDS] = {
 	[PC_CABLE] = "cable", [PC_LINK] = "link", [PC_HALF] = "half",
 	[PC_HCA] = "hca", [PC_NODE] = "node", [PC_SWITCH] = "switch",
@@ -167,12 +170,12 @@ static void finding_of(struct pctx *x, struct psuspect *s, struct pfinding *f)
 
 		buf_addf(&f->summary, "; %d other component%s explain%s them "
 			 "as well", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
-		if (s->split_a >= 0)
+		if (s->split.a >= 0)
 			buf_addf(&f->summary, "; test %s <-> %s next: it "
 				 "crosses %s only",
-				 x->t.ep[s->split_a].label,
-				 x->t.ep[s->split_b].label,
-				 x->pm.comp[s->split_crosses].name);
+				 x->t.ep[s->split.a].label,
+				 x->t.ep[s->split.b].label,
+				 x->pm.comp[s->split.crosses].name);
 		else
 			buf_addf(&f->summary, "; no untested pair tells them "
 				 "apart");
@@ -192,6 +195,54 @@ static int worst(const struct pctx *x)
 static const char *topo_name(int k)
 {
 	return k == PT_FABRIC ? "fabric" : k == PT_MAD ? "mad" : "none";
+}
+
+/* the failing results no suspect explains: noise, or a fault too weak to
+ * name; where each would be, the strongest evidence first */
+static void print_unexplained(const struct pctx *x)
+{
+	int i, k, shown, named, n = x->pm.nunx < UNEXPLAINED_TEXT ?
+		x->pm.nunx : UNEXPLAINED_TEXT;
+
+	printf("# %zu failing result%s explained by no component (noise, or "
+	       "a fault too weak to name); on %s path%s, the strongest "
+	       "evidence first:\n", x->pm.unexplained,
+	       x->pm.unexplained == 1 ? "" : "s",
+	       x->pm.unexplained == 1 ? "its" : "their",
+	       x->pm.unexplained == 1 ? "" : "s");
+	for (i = 0; i < n; i++) {
+		const struct punexpl *u = &x->pm.unx[i];
+		const struct pobs *ob = &x->pm.obs[u->obs];
+
+		printf("  %s -> %s:", x->t.ep[ob->a].label,
+		       x->t.ep[ob->b].label);
+		/* each one suspect once: a host and its only cable are */
+		for (k = shown = named = 0; k < u->ncomp; k++) {
+			int c = u->comp[k], d;
+
+			for (d = 0; d < k && !pm_alike(&x->pm, u->comp[d], c); d++)
+				;
+			if (d < k)
+				continue;
+			if (shown++ == UNEXPLAINED_COMPS)
+				continue;
+			printf("%s %s %s (%d failing, %d passing)",
+			       named++ ? "," : "", kind_names[x->pm.comp[c].kind],
+			       x->pm.comp[c].name, x->pm.fail_n[c],
+			       x->pm.pass_n[c]);
+		}
+		if (shown > named)
+			printf(" and %d more", shown - named);
+		if (u->split.a >= 0)
+			printf("; test %s <-> %s next: it crosses %s only",
+			       x->t.ep[u->split.a].label,
+			       x->t.ep[u->split.b].label,
+			       x->pm.comp[u->split.crosses].name);
+		printf("\n");
+	}
+	if (x->pm.unexplained > (size_t)n)
+		printf("  and %zu more (--json lists %d)\n",
+		       x->pm.unexplained - (size_t)n, x->pm.nunx);
 }
 
 /* --- text --- */
@@ -271,8 +322,7 @@ static void print_text(struct pctx *x)
 			       "bundles\n");
 	}
 	if (x->pm.nfail && x->pm.unexplained)
-		printf("# %zu failing results explained by no component "
-		       "(noise)\n", x->pm.unexplained);
+		print_unexplained(x);
 }
 
 /* --- JSON --- */
@@ -310,6 +360,21 @@ static void json_comp(struct json *j, const struct pctx *x, int c, int counts)
 	json_ends(j, p);
 	json_arr_close(j);
 	json_str(j, "host", p->host >= 0 ? x->t.host[p->host].name : NULL);
+	json_obj_close(j);
+}
+
+static void json_split(struct json *j, const struct pctx *x,
+		       const struct psplit *sp)
+{
+	if (sp->a < 0) {
+		json_null(j, "split");
+		return;
+	}
+	json_obj_open(j, "split");
+	json_str(j, "src", x->t.ep[sp->a].label);
+	json_str(j, "dst", x->t.ep[sp->b].label);
+	json_str(j, "crosses", x->pm.comp[sp->crosses].name);
+	json_str(j, "crosses_key", x->pm.comp[sp->crosses].key);
 	json_obj_close(j);
 }
 
@@ -354,16 +419,7 @@ static void json_finding(struct json *j, const struct pctx *x,
 	for (k = 0; k < s->nalt; k++)
 		json_comp(j, x, s->alt[k], 1);
 	json_arr_close(j);
-	if (s->split_a >= 0) {
-		json_obj_open(j, "split");
-		json_str(j, "src", x->t.ep[s->split_a].label);
-		json_str(j, "dst", x->t.ep[s->split_b].label);
-		json_str(j, "crosses", x->pm.comp[s->split_crosses].name);
-		json_str(j, "crosses_key", x->pm.comp[s->split_crosses].key);
-		json_obj_close(j);
-	} else {
-		json_null(j, "split");
-	}
+	json_split(j, x, &s->split);
 	json_arr_open(j, "counters");
 	for (l = f->counters.buf; *l;) {
 		const char *nl = strchrnul(l, '\n');
@@ -428,6 +484,25 @@ static void print_json(struct pctx *x)
 	json_arr_open(&j, "suspects");
 	for (i = 0; i < x->nf; i++)
 		json_finding(&j, x, &x->f[i], i + 1);
+	json_arr_close(&j);
+	json_arr_open(&j, "unexplained");
+	for (i = 0; i < x->pm.nunx; i++) {
+		const struct punexpl *u = &x->pm.unx[i];
+		const struct pobs *ob = &x->pm.obs[u->obs];
+		int k;
+
+		json_obj_open(&j, NULL);
+		json_str(&j, "src", x->t.ep[ob->a].label);
+		json_str(&j, "dst", x->t.ep[ob->b].label);
+		snprintf(num, sizeof(num), "%.3f", u->score);
+		json_raw(&j, "score", num);
+		json_arr_open(&j, "components");
+		for (k = 0; k < u->ncomp; k++)
+			json_comp(&j, x, u->comp[k], 1);
+		json_arr_close(&j);
+		json_split(&j, x, &u->split);
+		json_obj_close(&j);
+	}
 	json_arr_close(&j);
 	json_obj_close(&j);
 	json_end(&j);
@@ -721,9 +796,16 @@ int pairs_run(const char *file, const char *results, enum pm_method method,
 		t0 = mono_ms();
 		pm_localize(&x.pm, x.method);
 		for (i = 0; i < x.pm.nsus; i++)
-			pm_split(&x.pm, &x.pm.sus[i],
+			pm_split(&x.pm, x.pm.sus[i].comp,
 				 split_target(&x, &x.pm.sus[i]), x.t.nep,
-				 pt_path, &x.t);
+				 pt_path, &x.t, PM_SPLIT_BUDGET, 0,
+				 &x.pm.sus[i].split);
+		for (i = 0; i < x.pm.nunx; i++)
+			pm_split(&x.pm, x.pm.unx[i].comp[0],
+				 pm_unexpl_rival(&x.pm, &x.pm.unx[i]), x.t.nep,
+				 pt_path, &x.t,
+				 PM_SPLIT_BUDGET / PM_UNEXPLAINED_MAX, 1,
+				 &x.pm.unx[i].split);
 		x.localize_ms = mono_ms() - t0;
 		for (o = 0; o < x.pm.nobs; o++)
 			x.degraded += x.pm.obs[o].outcome == PO_DEGRADED;

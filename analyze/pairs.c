@@ -19,7 +19,6 @@
 #define ALT_MARGIN 2.0		/* log-likelihood: "nearly as well" */
 #define ALT_CANDIDATES 32
 #define ALT_PARTS 64		/* a coarse suspect's parts among them at most */
-#define SPLIT_BUDGET 200000	/* paths computed looking for a split test */
 #define NOISE_ROUNDS 6		/* noise re-estimates at most */
 #define NOISE_SETTLED 0.05	/* |log| change of the rate that ends them */
 #define EM_ROUNDS 200		/* rounds of the joint rates at most */
@@ -116,6 +115,11 @@ static void suspects_free(struct pmodel *pm)
 	free(pm->sus);
 	pm->sus = NULL;
 	pm->nsus = 0;
+	for (i = 0; i < pm->nunx; i++)
+		free(pm->unx[i].comp);
+	free(pm->unx);
+	pm->unx = NULL;
+	pm->nunx = 0;
 }
 
 void pm_release(struct pmodel *pm)
@@ -1430,16 +1434,15 @@ static uint64_t pair_key(int a, int b)
 }
 
 /* an untested pair whose path crosses exactly one of c and d: first from
- * the endpoints of c's failing pairs (the nearest place to look), then
- * from every endpoint */
-void pm_split(struct pmodel *pm, struct psuspect *s, int d, int nep,
-	      pm_path_fn path, void *ctx)
+ * the endpoints of c's failing pairs (the nearest place to look), then,
+ * unless near, from every endpoint */
+void pm_split(struct pmodel *pm, int c, int d, int nep, pm_path_fn path,
+	      void *ctx, long budget, int near, struct psplit *out)
 {
-	int c = s->comp, buf[512], *from, nfrom = 0, i, a, b, k, n;
-	long budget = SPLIT_BUDGET;
+	int buf[512], *from, nfrom = 0, i, a, b, k, n;
 	uint32_t j;
 
-	s->split_a = s->split_b = s->split_crosses = -1;
+	out->a = out->b = out->crosses = -1;
 	if (!pm->tested || d < 0 || d == c)
 		return;
 	from = xmalloc(((size_t)nep + 65) * sizeof(*from));
@@ -1455,7 +1458,7 @@ void pm_split(struct pmodel *pm, struct psuspect *s, int d, int nep,
 				from[nfrom++] = e;
 		}
 	}
-	for (a = 0; a < nep; a++)
+	for (a = 0; a < nep && !near; a++)
 		from[nfrom++] = a;
 	for (i = 0; i < nfrom && budget > 0; i++) {
 		a = from[i];
@@ -1473,15 +1476,111 @@ void pm_split(struct pmodel *pm, struct psuspect *s, int d, int nep,
 				hd |= buf[k] == d;
 			}
 			if (n > 0 && hc != hd) {
-				s->split_a = a;
-				s->split_b = b;
-				s->split_crosses = hc ? c : d;
+				out->a = a;
+				out->b = b;
+				out->crosses = hc ? c : d;
 				free(from);
 				return;
 			}
 		}
 	}
 	free(from);
+}
+
+/* the evidence against c alone, as a suspect's score */
+static double evidence(const struct pmodel *pm, int c, double e)
+{
+	return llr(pm->fail_n[c], pm->pass_n[c], e) - prior_cost(pm, c);
+}
+
+struct evidence_ctx {
+	const struct pmodel *pm;
+	double e;
+};
+
+static int cmp_evidence(const void *a, const void *b, void *arg)
+{
+	const struct evidence_ctx *ctx = arg;
+	const struct pmodel *pm = ctx->pm;
+	int x = *(const int *)a, y = *(const int *)b;
+	double ex = evidence(pm, x, ctx->e), ey = evidence(pm, y, ctx->e);
+
+	if (ex != ey)
+		return (ex < ey) - (ex > ey);
+	if (pm->pass_n[x] != pm->pass_n[y])
+		return pm->pass_n[x] - pm->pass_n[y];
+	if (pm->comp[x].kind != pm->comp[y].kind)
+		return pm->comp[x].kind - pm->comp[y].kind;
+	return x - y;
+}
+
+static int cmp_unexpl(const void *a, const void *b)
+{
+	const struct punexpl *x = a, *y = b;
+
+	if (x->score != y->score)
+		return (x->score < y->score) - (x->score > y->score);
+	return (x->obs > y->obs) - (x->obs < y->obs);
+}
+
+/* the failing results done[] leaves unexplained, the strongest evidence
+ * against a component of the path first, PM_UNEXPLAINED_MAX of them at
+ * most, each with its path's components in order of that evidence.  Most
+ * are noise; on a ring a flaky fault often fails one test only, too
+ * little to name it, and these are where it is */
+static void list_unexplained(struct pmodel *pm, const char *done, double e)
+{
+	struct evidence_ctx ctx = { pm, e };
+	struct punexpl *u;
+	size_t o, n = 0;
+	uint32_t k;
+	int i;
+
+	u = xcalloc(pm->unexplained + 1, sizeof(*u));
+	for (o = 0; o < pm->nobs; o++) {
+		const struct pobs *ob = &pm->obs[o];
+
+		if (!failing(ob) || done[o] || !ob->n)
+			continue;
+		u[n].obs = o;
+		u[n].score = -HUGE_VAL;
+		for (k = 0; k < ob->n; k++) {
+			double v = evidence(pm, pm->oc[ob->off + k], e);
+
+			if (v > u[n].score)
+				u[n].score = v;
+		}
+		n++;
+	}
+	qsort(u, n, sizeof(*u), cmp_unexpl);
+	if (n > PM_UNEXPLAINED_MAX)
+		n = PM_UNEXPLAINED_MAX;
+	for (i = 0; i < (int)n; i++) {
+		const struct pobs *ob = &pm->obs[u[i].obs];
+
+		u[i].ncomp = (int)ob->n;
+		u[i].comp = xmalloc(ob->n * sizeof(*u[i].comp));
+		memcpy(u[i].comp, pm->oc + ob->off, ob->n * sizeof(*u[i].comp));
+		qsort_r(u[i].comp, ob->n, sizeof(*u[i].comp), cmp_evidence, &ctx);
+		u[i].split.a = u[i].split.b = u[i].split.crosses = -1;
+	}
+	pm->unx = u;
+	pm->nunx = (int)n;
+}
+
+int pm_alike(const struct pmodel *pm, int c, int d)
+{
+	return same_part(&pm->comp[c], &pm->comp[d]) && same_obs(pm, c, d);
+}
+
+int pm_unexpl_rival(const struct pmodel *pm, const struct punexpl *u)
+{
+	int i;
+
+	for (i = 1; i < u->ncomp; i++)
+		if (!same_part(&pm->comp[u->comp[0]], &pm->comp[u->comp[i]]))
+			return u->comp[i];
+	return -1;
 }
 
 static int cmp_suspect(const void *a, const void *b)
@@ -1563,7 +1662,7 @@ int pm_localize(struct pmodel *pm, enum pm_method m)
 		s->weak = i >= strong;
 		s->fail = pm->fail_n[c];
 		s->pass = pm->pass_n[c];
-		s->split_a = s->split_b = s->split_crosses = -1;
+		s->split.a = s->split.b = s->split.crosses = -1;
 		for (k = pm->coff[c]; k < pm->coff[c + 1]; k++) {
 			o = (size_t)pm->co[k];
 			if (failing(&pm->obs[o]) && !done[o]) {
@@ -1578,6 +1677,7 @@ int pm_localize(struct pmodel *pm, enum pm_method m)
 	for (o = 0; o < pm->nobs; o++)
 		if (failing(&pm->obs[o]) && !done[o])
 			pm->unexplained++;
+	list_unexplained(pm, done, e);
 	free(done);
 	qsort(pm->sus, (size_t)n, sizeof(*pm->sus), cmp_suspect);
 	tested = xmalloc((pm->nobs + 1) * sizeof(*tested));

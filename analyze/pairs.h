@@ -86,6 +86,13 @@ struct pobs {
 	uint32_t off, n;	/* its components: pm->oc[off .. off + n) */
 };
 
+/* an untested pair whose path crosses one of two candidates only; a and
+ * b are endpoints, -1 when there is none */
+struct psplit {
+	int a, b;
+	int crosses;		/* the component its path crosses */
+};
+
 /* one reported component */
 struct psuspect {
 	int comp;
@@ -98,9 +105,18 @@ struct psuspect {
 	int nequiv;
 	int *alt;		/* components that explain the data nearly as well */
 	int nalt;
-	int split_a, split_b;	/* an untested pair telling comp from another
-				 * candidate (pm_split); -1 when none */
-	int split_crosses;	/* the component that pair crosses */
+	struct psplit split;	/* telling comp from another candidate */
+};
+
+/* a failing result no suspect explains: noise, or a fault whose evidence
+ * is too weak to name (a flaky cable that failed one ring test); the
+ * components on its path are where that fault is */
+struct punexpl {
+	size_t obs;
+	int *comp;		/* its path, the strongest evidence first */
+	int ncomp;
+	double score;		/* the first one's evidence less its cost */
+	struct psplit split;	/* telling the first from the next one */
 };
 
 struct pmodel {
@@ -125,6 +141,9 @@ struct pmodel {
 	int nsus;
 	double noise;		/* the noise rate used */
 	size_t unexplained;	/* failing observations no suspect explains */
+	struct punexpl *unx;	/* the first PM_UNEXPLAINED_MAX of them, the
+				 * strongest evidence first */
+	int nunx;
 	double pen;		/* what one more suspect must gain */
 	uint64_t *tested;	/* the pairs tested, sorted (pm_split) */
 };
@@ -134,6 +153,10 @@ struct pmodel {
 typedef int (*pm_path_fn)(void *ctx, int a, int b, int *out, int max);
 
 enum pm_method { PM_BEST, PM_TOMOGRAPHY };
+
+#define PM_UNEXPLAINED_MAX 32	/* unexplained results listed at most */
+#define PM_SPLIT_BUDGET 200000	/* paths a suspect's split test may compute;
+				 * the unexplained results share one budget */
 
 void pm_init(struct pmodel *pm);
 void pm_release(struct pmodel *pm);
@@ -145,14 +168,22 @@ void pm_obs(struct pmodel *pm, int a, int b, int outcome, int source,
 /* localize; 0 or -1 */
 int pm_localize(struct pmodel *pm, enum pm_method m);
 /* after pm_localize: an untested pair (of nep endpoints, their paths from
- * path) that crosses exactly one of s's component and d, into s->split_* */
-void pm_split(struct pmodel *pm, struct psuspect *s, int d, int nep,
-	      pm_path_fn path, void *ctx);
+ * path) that crosses exactly one of c and d, looked for from the ends of
+ * c's failing results first, then unless near from every endpoint,
+ * computing budget paths at most */
+void pm_split(struct pmodel *pm, int c, int d, int nep, pm_path_fn path,
+	      void *ctx, long budget, int near, struct psplit *out);
+/* the split target of an unexplained result: the first component of its
+ * path after u->comp[0] that is not a part of the same thing; -1 */
+int pm_unexpl_rival(const struct pmodel *pm, const struct punexpl *u);
 /* after pm_localize: the component sharing the most of c's failing
  * results that is not one of c's own parts and not on exactly its pairs,
  * of those the one on the fewest results (the other end of a failing ring
  * test), a split test's target for a weak suspect; -1 when none */
 int pm_rival(const struct pmodel *pm, int c);
+/* are c and d parts of one thing (a host's, a cable's) on exactly the
+ * same results, one suspect to any test run? */
+int pm_alike(const struct pmodel *pm, int c, int d);
 /* is component c on observation o's path? */
 int pm_obs_has(const struct pmodel *pm, size_t o, int c);
 

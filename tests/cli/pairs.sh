@@ -186,6 +186,22 @@ check_eq "ring and one failure by chance: node005 alone, the other failure unexp
 import json,sys; print(json.load(open(sys.argv[1]))["results"]["unexplained"])' ring2.csv.best.json)" "rc=2
 PAIR_SUSPECT_NODE|node005
 1"
+# ... and listed with the components on its path, both hosts' cables
+# among them, and a test that would tell its first two apart
+check_eq "... listed: its ends, both hosts' cables on its path, a split test" \
+	"$(python3 -c '
+import json,sys
+u = json.load(open(sys.argv[1]))["unexplained"]
+hosts = sorted(c["host"] for c in u[0]["components"] if c["kind"] == "cable")
+sp = u[0]["split"] or {}
+keys = [c["key"] for c in u[0]["components"]]
+print(len(u), u[0]["src"].split()[0], u[0]["dst"].split()[0], " ".join(hosts),
+      sp.get("crosses_key") in keys[:2] and keys.index(sp["crosses_key"]) >= 0)' ring2.csv.best.json)" \
+	"1 node009 node010 node009 node010 True"
+"$RA" pairs --db f.db --results ring2.csv >ring2.txt 2>&1
+check "... and in the text: the result, its path's strongest components, the split test" \
+	grep -q '^  node009 [^:]* -> node010 [^:]*: cable .*; test .* <-> .* next: it crosses .* only$' ring2.txt
+check "... under the count" grep -q '^# 1 failing result explained by no component (noise, or a fault too weak to name)' ring2.txt
 # ... but alone it is the best lead there is
 grep -v '^node00[45],node00[56],' ring2.csv >ring3.csv
 check_eq "ring and that failure alone: node009's cable, ambiguous" "$(top best ring3.csv)" "rc=1
