@@ -31,9 +31,12 @@ fabric: a host's only cable and the host, a cable and its directions).
               reported among the first k (k = the number of faults),
               summed over the cases of a row
   recall      distinct faults among the first k suspects / faults
-  found-all   every fault is among the suspects or their alternatives
-  split       of the cases whose answer is ambiguous, those with a
-              suggested next pair test
+  found-all   every fault is among the candidates: the suspects, their
+              equivalents and alternatives, and the components on the
+              path of each failing result listed as unexplained
+  split       of the cases whose answer is ambiguous (a suspect with
+              alternatives, or a result listed unexplained), those with
+              a suggested next pair test
 The floor (floor.py) is four textbook methods beside the engine, scored
 the same way; the table's strict column is issue 21's floor (Boolean
 tomography and greedy set cover), the one target F holds the engine to,
@@ -268,7 +271,9 @@ def comp_of(setup, s):
 def answer_of(setup, doc):
     """(ranked suspects, every candidate, ambiguous, split suggested) of
     the JSON (schema/PAIRS.md): suspects in rank order, each with its
-    equivalents and its alternatives"""
+    equivalents and its alternatives; then the components on the path of
+    each failing result no suspect explains (`unexplained`: noise, or a
+    fault too weak to name), candidates too"""
     ranked, cands, ambiguous, split = [], [], False, False
     for s in doc.get("suspects") or []:
         c = comp_of(setup, s)
@@ -279,6 +284,11 @@ def answer_of(setup, doc):
         if s.get("alternatives") or s.get("rule") == "PAIR_AMBIGUOUS":
             ambiguous = True
         if s.get("split"):
+            split = True
+    for u in doc.get("unexplained") or []:
+        cands += [comp_of(setup, a) for a in u.get("components") or []]
+        ambiguous = True
+        if u.get("split"):
             split = True
     return ranked, cands, ambiguous, split
 
@@ -293,10 +303,11 @@ def score(setup, case, answer, mp=None):
     k = len(case["faults"])
     top = [sig[c] if c is not None else None for c in ranked[:k]]
     hit = {s for s in top if s in want}
-    found = {sig[c] for c in cands if c is not None} >= want
+    named = {sig[c] for c in cands if c is not None}
+    found = named >= want
     out = {"top1": bool(ranked) and ranked[0] is not None and sig[ranked[0]] in want,
            "correct": len(hit), "reported": len(top), "faults": k,
-           "found_all": found, "ambiguous": ambiguous,
+           "found_all": found, "cands": len(named), "ambiguous": ambiguous,
            "split": split}
     if mp is not None:
         import bayes
@@ -316,11 +327,16 @@ targets (issue 21; B and FL need --bayes):
   FL  flaky faults, all pairs or 20%: recall at k >= 0.90, or within
       0.03 of the Bayes rule's expected recall at k
   R   ring: every fault among the candidates in >= 0.90 of the cases,
-      a split test suggested for every ambiguous answer
+      a split test suggested for every ambiguous answer; per row here,
+      and over every ring case of a shape on the shape's line (a row
+      of 5 cases passes at 5 of 5 only)
   H   (per shape) hard faults, all pairs and 20%: top-1 >= 0.98 and
       recall at k >= 0.97
   S   512 hosts, all pairs: under 5 s (the speed line)
-found: every fault among the suspects and their alternatives; split: of
+found: every fault among the candidates (the suspects, their
+equivalents and alternatives, the components on the paths of the failing
+results listed unexplained); cands: the candidates an answer names, in
+classes no test tells apart, on average (what found costs); split: of
 the ambiguous answers, those suggesting the next pair test ("-": none);
 E[top1], E[R@k]: the Bayes rule's expected top-1 and recall at k
 (bayes.py: exact for one fault, sampled for two and three); "E best",
@@ -399,6 +415,7 @@ def metrics(scores):
            "prec": sum(s["correct"] for s in scores) / rep if rep else 1.0,
            "rec": sum(s["correct"] for s in scores) / k,
            "found": sum(s["found_all"] for s in scores) / n,
+           "cands": sum(s.get("cands", 0) for s in scores) / n,
            "split": sum(s["split"] for s in amb) / len(amb) if amb else 1.0}
     if all("e_top1" in s for s in scores):
         # in expectation over the posterior (score()): "E" beside a figure
@@ -425,7 +442,8 @@ def mget(results, shape, rows, m):
     return {"n": per[0]["n"], "reported": max(x["reported"] for x in per),
             "top1": max(x["top1"] for x in per), "rec": max(x["rec"] for x in per),
             "prec": max(x["prec"] for x in named),
-            "found": max(x["found"] for x in per), "ambiguous": 0, "split": 1.0}
+            "found": max(x["found"] for x in per), "ambiguous": 0, "split": 1.0,
+            "cands": min(x["cands"] for x in per)}
 
 
 def floor_of(methods):
@@ -463,7 +481,7 @@ def table(results, methods, shape):
     for m in methods:
         head += " | %-10s %5s %5s %5s" % (m, "top1", "prec", "rec")
         if m == methods[0]:
-            head += " %5s %5s" % ("found", "split")
+            head += " %5s %5s %5s" % ("found", "cands", "split")
     floor = floor_of(methods)
     exp = [m for m in (methods[0], floor) if m]
     if bay:
@@ -487,8 +505,8 @@ def table(results, methods, shape):
             x = per[m]
             line += " | %-10s %5.3f %5.3f %5.3f" % ("", x["top1"], x["prec"], x["rec"])
             if m == methods[0]:
-                line += " %5.3f %5s" % (x["found"], "%5.3f" % x["split"]
-                                        if x["ambiguous"] else "-")
+                line += " %5.3f %5.1f %5s" % (x["found"], x["cands"], "%5.3f" % x["split"]
+                                              if x["ambiguous"] else "-")
         b = bayes_of(results, shape, [row])
         if bay:
             line += bay_cells(b)
@@ -563,6 +581,11 @@ def summary(results, methods, shapes):
             h = "; H (hard, all and 20%%: top-1 %.3f, recall %.3f) %s" % (
                 hard["top1"], hard["rec"],
                 "ok" if hard["top1"] >= 0.98 and hard["rec"] >= 0.97 else "MISSES")
+        ring = mget(results, sh.name, [r for r in ROWS if r[1] == "ring"], methods[0])
+        if ring:
+            h += "; R over its %d ring cases (found %.3f, split %.3f) %s" % (
+                ring["n"], ring["found"], ring["split"],
+                "ok" if ring["found"] >= 0.90 and ring["split"] >= 1.0 else "MISSES")
         s4 = ("; below the strongest floor variant (<4, information): %d" % below4
               if "floor" in methods else "")
         lines.append("%s: rows missing a target (of %d): %s%s%s" % (
