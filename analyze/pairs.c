@@ -237,12 +237,15 @@ static int failing(const struct pobs *o)
  * the many of a fabric (a fat tree has four switch transmitters a host,
  * the four parts of a host's side one each).  Without it a flaky host
  * loses to the spine port carrying most of its pairs (a subset of its
- * results, so by chance often the worse one) */
+ * results, so by chance often the worse one).  A whole switch failing
+ * some of its traffic is rarer still than two or three of its cables
+ * failing: at 1.5 a spine took its two failing links on a ring, where
+ * one suspect is cheaper than two */
 static double kind_cost(int kind)
 {
 	static const double cost[PC_NKINDS] = {
 		[PC_CABLE] = 0, [PC_LINK] = 0.5, [PC_HALF] = 1.0,
-		[PC_HCA] = 0, [PC_NODE] = 0, [PC_SWITCH] = 1.5,
+		[PC_HCA] = 0, [PC_NODE] = 0, [PC_SWITCH] = 3.0,
 	};
 
 	return cost[kind];
